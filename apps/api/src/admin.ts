@@ -1,0 +1,53 @@
+import { issueOperatorToken, isScope, type Scope, scopes } from '@quire/core'
+import yargs from 'yargs'
+import { hideBin } from 'yargs/helpers'
+import { createRuntime } from './container.ts'
+import { readEnv } from './env.ts'
+
+/**
+ * Operator commands, run against the configured database (PGlite in QUIRE_DATA_DIR, or
+ * DATABASE_URL). `token` is how an operator gets a first credential before sign-in exists:
+ * stdout carries only the secret, so `TOKEN=$(pnpm -s admin token --email …)` works.
+ */
+async function token(argv: { email: string; scopes?: string; name?: string }): Promise<void> {
+  const requested = argv.scopes
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  const unknown = requested?.filter((s) => !isScope(s)) ?? []
+  if (unknown.length > 0) throw new Error(`Unknown scope ${unknown.join(', ')}. Valid scopes: ${scopes.join(', ')}.`)
+  const runtime = await createRuntime(readEnv())
+  try {
+    const issued = await issueOperatorToken(runtime.operator, {
+      email: argv.email,
+      ...(requested ? { scopes: requested as Scope[] } : {}),
+      ...(argv.name ? { name: argv.name } : {}),
+    })
+    process.stderr.write(
+      `${issued.userCreated ? 'Created' : 'Found'} user ${issued.user.email} (username ${issued.user.username}); API key ${issued.keyId}.\n`,
+    )
+    process.stdout.write(`${issued.secret}\n`)
+  } finally {
+    await runtime.close()
+  }
+}
+
+await yargs(hideBin(process.argv))
+  .scriptName('pnpm admin')
+  .command(
+    'token',
+    'Create the user (and personal namespace) if needed and mint an API key; prints only the secret',
+    (y) =>
+      y
+        .option('email', { type: 'string', demandOption: true, describe: 'The user the key belongs to' })
+        .option('scopes', { type: 'string', describe: `Comma-separated scopes (default: all of ${scopes.join(',')})` })
+        .option('name', { type: 'string', describe: 'A name for the key (default "operator token")' }),
+    token,
+  )
+  .demandCommand(1, 'Name a command: token')
+  .strict()
+  .fail((message, error) => {
+    process.stderr.write(`${error?.message ?? message}\n`)
+    process.exit(2)
+  })
+  .parseAsync()

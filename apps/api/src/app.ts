@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { Runtime } from './container.ts'
+import { registerOpenApi } from './plugins/openapi.ts'
+import { handleError, handleNotFound } from './plugins/problem.ts'
+import { validatorCompiler } from './plugins/validation.ts'
+import { handlers } from './routes/handlers/index.ts'
+import { registerOperations } from './routes/register.ts'
+
+export interface AppOptions {
+  readonly logger?: FastifyServerOptions['logger']
+  readonly serverUrl?: string
+}
+
+const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/
+
+/**
+ * Builds the API: routes from the operation table, problem+json errors, OpenAPI. The app holds
+ * no state of its own; everything lives in the runtime's database.
+ */
+export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: Math.max(runtime.deps.config.limits.contentBytes * 8, 1024 * 1024),
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id']
+      return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID()
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  })
+  app.setValidatorCompiler(validatorCompiler)
+  app.setErrorHandler(handleError)
+  app.setNotFoundHandler(handleNotFound)
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  await registerOpenApi(app, { version: runtime.deps.config.version, ...(options.serverUrl ? { serverUrl: options.serverUrl } : {}) })
+  registerOperations(app, runtime, handlers)
+  return app
+}

@@ -1,0 +1,49 @@
+import { resolve } from 'node:path'
+import { createPolicy } from '@quire/authz'
+import { type Clock, type CoreDeps, createIdGenerator, type OperatorDeps, systemClock } from '@quire/core'
+import { createStores, type DatabaseConfig, type DatabaseHandle, migrateToLatest, openDatabase } from '@quire/storage'
+import packageJson from '../package.json' with { type: 'json' }
+import type { Env } from './env.ts'
+
+/** Everything the app runs on, wired once. */
+export interface Runtime {
+  readonly deps: CoreDeps
+  readonly operator: OperatorDeps
+  readonly database: DatabaseHandle
+  close(): Promise<void>
+}
+
+/** The database the environment names: PostgreSQL when DATABASE_URL is set, else embedded PGlite. */
+export function databaseConfig(env: Env): DatabaseConfig {
+  if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+  return { kind: 'pglite', dataDir: resolve(env.QUIRE_DATA_DIR, 'pglite') }
+}
+
+/**
+ * The composition root: opens (or adopts) the database, brings its schema up to date, and
+ * wires the stores and the policy into core's use-case dependencies.
+ */
+export async function createRuntime(env: Env, options: { database?: DatabaseHandle; clock?: Clock } = {}): Promise<Runtime> {
+  const database = options.database ?? (await openDatabase(databaseConfig(env)))
+  await migrateToLatest(database.db)
+  const stores = createStores(database.db)
+  const clock = options.clock ?? systemClock
+  const ids = createIdGenerator()
+  const deps: CoreDeps = {
+    ...stores,
+    policy: createPolicy({ audience: env.API_URL ?? `http://localhost:${env.API_PORT}` }),
+    clock,
+    ids,
+    config: {
+      webUrl: env.WEB_URL,
+      limits: { contentBytes: env.QUIRE_CONTENT_MAX_BYTES },
+      version: packageJson.version,
+    },
+  }
+  return {
+    deps,
+    operator: { clock, ids, accounts: stores.accounts, apiKeys: stores.apiKeys },
+    database,
+    close: () => database.close(),
+  }
+}

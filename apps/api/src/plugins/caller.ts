@@ -1,0 +1,20 @@
+import { createHash } from 'node:crypto'
+import type { Caller, Surface } from '@quire/core'
+import type { FastifyRequest } from 'fastify'
+
+const clientSurfaces: Record<string, Surface> = { cli: 'cli', mcp: 'mcp', web: 'web' }
+
+/**
+ * Who is calling: the bearer secret, hashed at once (the secret never goes further), and the
+ * surface the client declares in `Quire-Client` (informational, for the audit trail).
+ * A malformed Authorization header counts as a credential that matches nothing.
+ */
+export function callerOf(request: FastifyRequest): Caller {
+  const header = request.headers.authorization
+  const surfaceHeader = request.headers['quire-client']
+  const surface = (typeof surfaceHeader === 'string' && clientSurfaces[surfaceHeader.split('/')[0] ?? '']) || 'api'
+  if (header === undefined) return { credential: null, surface, requestId: request.id }
+  const match = /^Bearer[ ]+([\x21-\x7e]+)[ ]*$/i.exec(header)
+  const secret = match?.[1] ?? header
+  return { credential: { secretHash: createHash('sha256').update(secret).digest('hex') }, surface, requestId: request.id }
+}

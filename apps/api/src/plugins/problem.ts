@@ -1,0 +1,102 @@
+import { type ErrorCode, type Failure, problemType, statusOf, errorCodes } from '@quire/core'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+
+/** The RFC 9457 body for a failure. */
+export function problemBody(failure: Failure, requestId: string): Record<string, unknown> {
+  return {
+    type: problemType(failure.code),
+    title: errorCodes[failure.code].title,
+    status: statusOf(failure.code),
+    code: failure.code,
+    detail: failure.message,
+    requestId,
+    ...(failure.errors ? { errors: failure.errors } : {}),
+    ...(failure.scope ? { scope: failure.scope } : {}),
+    ...failure.meta,
+  }
+}
+
+function challenge(failure: Failure): string | null {
+  switch (failure.code) {
+    case 'unauthenticated':
+      return 'Bearer realm="quire"'
+    case 'invalid_token':
+      return 'Bearer realm="quire", error="invalid_token"'
+    case 'insufficient_scope':
+      return `Bearer realm="quire", error="insufficient_scope"${failure.scope ? `, scope="${failure.scope}"` : ''}`
+    default:
+      return null
+  }
+}
+
+/** Sends a failure as `application/problem+json`, with the RFC 6750 challenge where one applies. */
+export function sendFailure(reply: FastifyReply, failure: Failure): FastifyReply {
+  const header = challenge(failure)
+  if (header) reply.header('www-authenticate', header)
+  if (failure.code === 'rate_limited' && typeof failure.meta?.retryAfter === 'number') reply.header('retry-after', String(failure.meta.retryAfter))
+  return reply
+    .code(statusOf(failure.code))
+    .type('application/problem+json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send(problemBody(failure, reply.request.id))
+}
+
+interface ValidationIssue {
+  instancePath: string
+  keyword: string
+  message?: string
+  params: Record<string, unknown>
+}
+
+function issuePath(context: string, issue: ValidationIssue): string {
+  const base = `/${context === 'querystring' ? 'query' : context}${issue.instancePath}`
+  if (issue.keyword === 'required') return `${base}/${String(issue.params.missingProperty)}`
+  if (issue.keyword === 'additionalProperties') return `${base}/${String(issue.params.additionalProperty)}`
+  return base
+}
+
+function issueMessage(issue: ValidationIssue): string {
+  if (issue.keyword === 'required') return 'is required'
+  if (issue.keyword === 'additionalProperties') return 'is not an allowed field'
+  if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) return `must be one of ${issue.params.allowedValues.join(', ')}`
+  return issue.message ?? 'is not valid'
+}
+
+/** Maps Fastify's own errors (validation, parsing, limits) to failures; anything else is a 500. */
+export function failureFromError(error: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }): {
+  failure: Failure
+  internal: boolean
+} {
+  if (error.validation) {
+    const context = error.validationContext ?? 'body'
+    const errors = error.validation.map((issue) => ({ path: issuePath(context, issue), message: issueMessage(issue) }))
+    const first = errors[0]
+    return { failure: { code: 'validation_failed', message: first ? `${first.path} ${first.message}.` : 'The request is not valid.', errors }, internal: false }
+  }
+  const byFastifyCode: Record<string, [ErrorCode, string]> = {
+    FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is too large.'],
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send JSON with `Content-Type: application/json`.'],
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['validation_failed', 'The Content-Length does not match the body.'],
+    FST_ERR_CTP_EMPTY_JSON_BODY: ['validation_failed', 'The JSON body is empty.'],
+    FST_ERR_CTP_INVALID_JSON_BODY: ['validation_failed', 'The body is not valid JSON.'],
+    FST_ERR_BAD_URL: ['validation_failed', 'The URL is not valid.'],
+  }
+  const known = error.code ? byFastifyCode[error.code] : undefined
+  if (known) return { failure: { code: known[0], message: known[1] }, internal: false }
+  if (error instanceof SyntaxError || error.statusCode === 400) return { failure: { code: 'validation_failed', message: 'The request is not valid.' }, internal: false }
+  if (error.statusCode === 413) return { failure: { code: 'payload_too_large', message: 'The request body is too large.' }, internal: false }
+  if (error.statusCode === 415) return { failure: { code: 'unsupported_media_type', message: 'Unsupported media type.' }, internal: false }
+  return { failure: { code: 'internal_error', message: 'Something went wrong on our side; the request id helps us find it.' }, internal: true }
+}
+
+/** The app-wide error handler: a client mistake is never a 500, and no stack reaches the client. */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { failure, internal } = failureFromError(error)
+  if (internal) request.log.error({ err: error }, 'unhandled error')
+  else request.log.info({ code: failure.code, detail: failure.message }, 'request refused')
+  return sendFailure(reply, failure)
+}
+
+export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendFailure(reply, { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` })
+}

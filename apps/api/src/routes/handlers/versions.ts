@@ -1,0 +1,40 @@
+import { appendVersion, diffVersions, getContent, listVersions, ok, restoreVersion } from '@quire/core'
+import type { IncomingHttpHeaders } from 'node:http'
+import { type Handler, idempotencyKey, reply, written } from '../handler.ts'
+
+type VersionOps = 'appendVersion' | 'restoreVersion' | 'getContent' | 'listVersions' | 'diffVersions'
+
+const YEAR = 31536000
+
+/** True when `If-None-Match` lists this entity tag (or `*`); weak comparison, as RFC 9110 asks for GET. */
+function matches(headers: IncomingHttpHeaders, etag: string): boolean {
+  const header = headers['if-none-match']
+  if (typeof header !== 'string') return false
+  const bare = etag.replace(/^W\//, '')
+  return header.split(',').some((tag) => {
+    const t = tag.trim()
+    return t === '*' || t.replace(/^W\//, '') === bare
+  })
+}
+
+export const versionHandlers: { [K in VersionOps]: Handler<K> } = {
+  appendVersion: async ({ params, body }, { deps, caller, headers }) =>
+    written(await appendVersion(deps, caller, params.artifactId, body, idempotencyKey(headers))),
+  restoreVersion: async ({ params, body }, { deps, caller, headers }) =>
+    written(await restoreVersion(deps, caller, params.artifactId, params.versionNumber, body, idempotencyKey(headers))),
+  getContent: async ({ params, query }, { deps, caller, headers }) => {
+    const read = await getContent(deps, caller, { artifactId: params.artifactId, version: query.version })
+    if (!read.ok) return read
+    const { content, sha256, versionNumber, pinned, publicView } = read.value
+    // A pinned version never changes: its SHA-256 is a strong validator and it may be cached
+    // for a year. The head moves, so its tag also names the version and it must be revalidated.
+    const etag = pinned ? `"${sha256}"` : `"${sha256}.${versionNumber}"`
+    const cacheControl = pinned ? `${publicView ? 'public' : 'private'}, max-age=${YEAR}, immutable` : `${publicView ? 'public' : 'private'}, no-cache`
+    const replyHeaders = { etag, 'cache-control': cacheControl, vary: 'Authorization' }
+    if (matches(headers, etag)) return ok({ body: null, status: 304, headers: replyHeaders })
+    return ok({ body: content, headers: replyHeaders })
+  },
+  listVersions: async ({ params, query }, { deps, caller }) => reply(await listVersions(deps, caller, params.artifactId, query)),
+  diffVersions: async ({ params, query }, { deps, caller }) =>
+    reply(await diffVersions(deps, caller, { artifactId: params.artifactId, from: query.from, to: query.to })),
+}

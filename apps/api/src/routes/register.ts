@@ -1,0 +1,68 @@
+import { errorsOf, type OperationId, type OperationSpec, operationIds, operations, Problem, scopeFor, statusOf } from '@quire/core'
+import type { FastifyInstance, FastifySchema } from 'fastify'
+import { Type } from 'typebox'
+import { callerOf } from '../plugins/caller.ts'
+import { sendFailure } from '../plugins/problem.ts'
+import type { Runtime } from '../container.ts'
+import type { Handler, Handlers } from './handler.ts'
+
+const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7e]+$',
+      description: 'Makes the write safe to retry: a retry with the same key and body returns the first result and writes nothing.',
+    }),
+  ),
+})
+
+/** The Fastify (and thus OpenAPI) schema of one row of the operation table. */
+export function routeSchema(id: OperationId, op: OperationSpec): FastifySchema & Record<string, unknown> {
+  const response: Record<string, unknown> = { [op.success.status]: op.success.schema }
+  for (const code of errorsOf(op)) response[statusOf(code)] ??= { ...Problem, description: 'Problem details (RFC 9457).' }
+  if (id === 'getContent') response[304] = { type: 'null', description: 'Not modified: your copy (If-None-Match) is current.' }
+  const bearer: Record<string, string[]> = op.action === null ? {} : { bearer: [scopeFor(op.action)] }
+  const security: Record<string, string[]>[] = op.action === null ? [] : op.anonymous ? [{}, bearer] : [bearer]
+  return {
+    operationId: id,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [...op.tags],
+    ...(op.params ? { params: op.params } : {}),
+    ...(op.query ? { querystring: op.query } : {}),
+    ...(op.body ? { body: op.body } : {}),
+    ...(op.idempotencyKey ? { headers: IdempotencyHeaders } : {}),
+    response,
+    security,
+  }
+}
+
+/** Registers one Fastify route per row of the operation table, each calling its handler. */
+export function registerOperations(app: FastifyInstance, runtime: Runtime, handlers: Handlers): void {
+  for (const id of operationIds) {
+    const op: OperationSpec = operations[id]
+    const handler = handlers[id] as Handler<OperationId>
+    app.route({
+      method: op.method,
+      url: op.path,
+      schema: routeSchema(id, op),
+      ...(op.bodyOptional
+        ? {
+            preValidation: async (request) => {
+              if (request.body === undefined || request.body === null) request.body = {}
+            },
+          }
+        : {}),
+      handler: async (request, reply) => {
+        const input = { params: request.params, query: request.query, body: request.body } as never
+        const result = await handler(input, { deps: runtime.deps, caller: callerOf(request), headers: request.headers })
+        if (!result.ok) return sendFailure(reply, result.error)
+        const { body, status, headers } = result.value
+        if (headers) reply.headers(headers)
+        reply.code(status ?? op.success.status)
+        return body === null ? reply.send() : body
+      },
+    })
+  }
+}

@@ -1,0 +1,82 @@
+import { type Clock, issueOperatorToken, type Scope } from '@quire/core'
+import { freshTestDatabase, type TestEngine } from '@quire/storage/testing'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { inject } from 'vitest'
+import { buildApp } from '../src/app.ts'
+import { createRuntime, type Runtime } from '../src/container.ts'
+import { readEnv } from '../src/env.ts'
+
+export const engine = (process.env.QUIRE_TEST_ENGINE ?? 'pglite') as TestEngine
+
+export interface TestApi {
+  readonly app: FastifyInstance
+  readonly runtime: Runtime
+  /** A fresh user with an API key; returns the secret and the username. */
+  user(email: string, scopes?: readonly Scope[]): Promise<{ token: string; username: string; userId: string }>
+  request(method: string, url: string, options?: { token?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>
+  close(): Promise<void>
+}
+
+/** A fresh database of this project's engine, migrated, with the API built on it (no network). */
+export async function startTestApi(options: { clock?: Clock; env?: Record<string, string>; poolSize?: number } = {}): Promise<TestApi> {
+  const database = await freshTestDatabase(inject('testRun'), engine, { poolSize: options.poolSize ?? 10 })
+  const env = readEnv({ WEB_URL: 'https://quire.test', API_URL: 'https://api.quire.test', LOG_LEVEL: 'silent', ...options.env })
+  const runtime = await createRuntime(env, { database, ...(options.clock ? { clock: options.clock } : {}) })
+  const app = await buildApp(runtime)
+  return {
+    app,
+    runtime,
+    async user(email, scopes) {
+      const issued = await issueOperatorToken(runtime.operator, { email, ...(scopes ? { scopes } : {}) })
+      return { token: issued.secret, username: issued.user.username, userId: issued.user.id }
+    },
+    request(method, url, { token, body, headers } = {}) {
+      return app.inject({
+        method: method as 'GET',
+        url,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+        ...(body === undefined ? {} : { payload: body as object }),
+      })
+    },
+    async close() {
+      await app.close()
+      await runtime.close()
+    },
+  }
+}
+
+/** A project and an artifact owned by a fresh user; the common starting point. */
+export async function seedArtifact(
+  api: TestApi,
+  options: { email?: string; content?: string; publicView?: boolean; publicEdit?: boolean; slug?: string } = {},
+) {
+  const owner = await api.user(options.email ?? `owner-${Math.random().toString(36).slice(2, 8)}@example.com`)
+  const project = await api.request('POST', '/api/projects', {
+    token: owner.token,
+    body: { ownerUsername: owner.username, slug: 'notes', title: 'Notes', icon: '📝' },
+  })
+  if (project.statusCode !== 201) throw new Error(`project: ${project.statusCode} ${project.body}`)
+  const created = await api.request('POST', '/api/artifacts', {
+    token: owner.token,
+    body: {
+      ownerUsername: owner.username,
+      projectSlug: 'notes',
+      slug: options.slug ?? 'hello',
+      type: 'md',
+      title: 'Hello',
+      content: options.content ?? '# Hello\n',
+      changelog: 'first',
+      access: { publicView: options.publicView ?? false, publicEdit: options.publicEdit ?? false },
+    },
+  })
+  if (created.statusCode !== 201) throw new Error(`artifact: ${created.statusCode} ${created.body}`)
+  return { owner, artifact: created.json() as { id: string; latestVersion: number; slug: string } }
+}
+
+/** Counts rows of a table in the test database. */
+export async function count(api: TestApi, table: 'versions' | 'contents' | 'audit_events' | 'artifacts' | 'idempotency_keys', where?: { artifactId: string }) {
+  let q = api.runtime.database.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n'))
+  if (where && table !== 'contents' && table !== 'idempotency_keys') q = q.where('artifact_id' as never, '=', where.artifactId as never)
+  const row = await q.executeTakeFirstOrThrow()
+  return Number(row.n)
+}

@@ -1,0 +1,64 @@
+import { type Action, type Decision, type Principal, type Resource, scopeFor, userOf } from '@quire/core'
+import { linkGrants, roleGrants } from './roles.ts'
+
+const allow = (reason: string): Decision => ({ allow: true, reason })
+const deny = (code: Exclude<Decision, { allow: true }>['code'], reason: string): Decision => ({ allow: false, code, reason })
+
+/** Token scopes narrow what a principal may do; a session carries all of its user's rights. */
+function scopeCheck(principal: Principal, action: Action, granted: string): Decision {
+  if (principal.kind === 'anonymous' || principal.kind === 'share_link' || principal.kind === 'session') return allow(granted)
+  const scope = scopeFor(action)
+  if (principal.scopes.includes(scope)) return allow(`${granted}; the credential carries ${scope}`)
+  return { allow: false, code: 'insufficient_scope', reason: `the credential lacks ${scope}`, scope }
+}
+
+function decideArtifact(principal: Principal, action: Action, artifact: Extract<Resource, { type: 'artifact' }>): Decision {
+  if (principal.kind === 'share_link') {
+    if (principal.artifactId !== artifact.id) return deny('not_found', 'a share link reaches only its own artifact')
+    if (linkGrants[principal.role].has(action)) return allow(`share link with role ${principal.role}`)
+    return deny('forbidden', `a ${principal.role} share link does not grant ${action}`)
+  }
+  const user = userOf(principal)
+  // A role only ever belongs to a user; never trust one handed in for anyone else.
+  const role = user === null ? null : artifact.role
+  const allowlisted = user !== null && user.emailVerified && artifact.viewerEmails.includes(user.email.toLowerCase())
+  const visible = artifact.publicView || role !== null || allowlisted
+  if (!visible) return deny('not_found', 'the artifact is private and the caller has no relation to it')
+
+  if (principal.kind === 'anonymous') {
+    if (action === 'artifact.read') return allow('the artifact is publicly viewable')
+    return deny('unauthenticated', 'anonymous callers never write')
+  }
+  if (role !== null && roleGrants[role].has(action)) return scopeCheck(principal, action, `workspace ${role}`)
+  if (action === 'artifact.read') {
+    return scopeCheck(principal, action, artifact.publicView ? 'the artifact is publicly viewable' : 'the caller is on the viewer allowlist')
+  }
+  if (action === 'artifact.update' && artifact.publicEdit) return scopeCheck(principal, action, 'the artifact is publicly editable')
+  return deny('forbidden', role ? `a workspace ${role} may not ${action}` : `only workspace members may ${action}`)
+}
+
+/**
+ * The one authorization decision. Pure: every fact it needs (including the caller's role in
+ * the resource's workspace) arrives with the resource. The order of checks is: can the caller
+ * know the resource exists (else 404), may its role or the resource's settings allow the action
+ * (else 403 `forbidden`), does its token carry the scope (else 403 `insufficient_scope`).
+ */
+export function decide(principal: Principal, action: Action, resource: Resource): Decision {
+  switch (resource.type) {
+    case 'service':
+      return allow('open to everyone')
+    case 'account': {
+      if (principal.kind === 'anonymous') return deny('unauthenticated', 'account data needs a signed-in caller')
+      if (userOf(principal) === null) return deny('forbidden', 'the credential is not tied to an account')
+      return scopeCheck(principal, action, 'own account')
+    }
+    case 'workspace': {
+      if (principal.kind === 'anonymous') return deny('unauthenticated', 'workspaces need a signed-in caller')
+      if (userOf(principal) === null || resource.role === null) return deny('not_found', 'the caller is not a member of the workspace')
+      if (!roleGrants[resource.role].has(action)) return deny('forbidden', `a workspace ${resource.role} may not ${action}`)
+      return scopeCheck(principal, action, `workspace ${resource.role}`)
+    }
+    case 'artifact':
+      return decideArtifact(principal, action, resource)
+  }
+}

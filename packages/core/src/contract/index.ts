@@ -1,0 +1,60 @@
+/**
+ * `@quire/core/contract`: the isomorphic REST contract (TypeBox schemas, the operation table,
+ * error codes, scopes and actions). It depends on `typebox` only and is safe in browsers.
+ */
+export { type Action, Actions, actions, scopeFor } from './actions.ts'
+export { type ErrorCode, ErrorCodes, errorCodes, FieldError, Problem, problemType, statusOf } from './errors.ts'
+export {
+  commonErrors,
+  defineOperation,
+  errorsOf,
+  type HttpMethod,
+  type OperationHints,
+  type OperationInput,
+  type OperationOutput,
+  type OperationSpec,
+} from './operation.ts'
+export { type OperationId, type Operations, operationIds, operations } from './operations/index.ts'
+export {
+  AccessSettings,
+  Artifact,
+  ArtifactParams,
+  ArtifactPathParams,
+  ArtifactSlugAvailability,
+  type ArtifactType,
+  ArtifactTypeSchema,
+  artifactTypes,
+  CreateArtifactBody,
+  DeletedArtifact,
+  SlugPreview,
+  Visibility,
+} from './schemas/artifact.ts'
+export {
+  ActorRef,
+  ArtifactId,
+  AvailabilityReason,
+  Email,
+  Page,
+  type PageOf,
+  PageQuery,
+  ProjectId,
+  SLUG_PATTERN,
+  Slug,
+  Timestamp,
+  WorkspaceId,
+} from './schemas/common.ts'
+export { Health } from './schemas/health.ts'
+export { CreateProjectBody, Project, ProjectPathParams, ProjectSlugAvailability, ProjectSlugParams } from './schemas/project.ts'
+export {
+  AppendVersionBody,
+  ContentQuery,
+  DiffQuery,
+  RestoreVersionBody,
+  Sha256,
+  Version,
+  VersionContent,
+  VersionDiff,
+  VersionNumber,
+  VersionParams,
+} from './schemas/version.ts'
+export { isScope, type Scope, ScopeSchema, scopes } from './scopes.ts'

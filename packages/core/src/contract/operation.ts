@@ -1,0 +1,74 @@
+import type { Static, TObject, TSchema } from 'typebox'
+import type { Action } from './actions.ts'
+import type { ErrorCode } from './errors.ts'
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+
+/** Behaviour hints shared by every surface (MCP annotations, CLI `mutates`, OpenAPI). */
+export interface OperationHints {
+  /** Reads only; never changes state. */
+  readonly readOnly: boolean
+  /** May destroy or hide data (delete, access changes). */
+  readonly destructive: boolean
+  /** Repeating the same call has no further effect. */
+  readonly idempotent: boolean
+}
+
+/**
+ * One row of the operation table: everything every surface needs to know about one REST
+ * operation. Routes, OpenAPI, the client, the CLI and MCP tools are derived from these rows.
+ */
+export interface OperationSpec {
+  readonly method: HttpMethod
+  /** Fastify-style path with `:param` segments. */
+  readonly path: string
+  readonly summary: string
+  readonly description?: string
+  readonly tags: readonly string[]
+  /** The authorization action, or null for operations open to everyone (health). */
+  readonly action: Action | null
+  /** True when an anonymous caller can succeed (reads of public artifacts). */
+  readonly anonymous: boolean
+  readonly params?: TObject
+  readonly query?: TObject
+  readonly body?: TSchema
+  /** The body may be omitted entirely (it is then treated as `{}`). */
+  readonly bodyOptional?: boolean
+  /** Accepts an `Idempotency-Key` header (POST writes). */
+  readonly idempotencyKey?: boolean
+  readonly success: { readonly status: 200 | 201; readonly schema: TSchema }
+  /** Errors specific to this operation (the common ones are implied for every operation). */
+  readonly errors: readonly ErrorCode[]
+  readonly hints: OperationHints
+}
+
+/** Errors any operation may answer with. */
+export const commonErrors = [
+  'validation_failed',
+  'unauthenticated',
+  'invalid_token',
+  'rate_limited',
+  'internal_error',
+] as const satisfies readonly ErrorCode[]
+
+/** Declares an operation, keeping its literal schema types for inference. */
+export function defineOperation<const T extends OperationSpec>(spec: T): T {
+  return spec
+}
+
+type StaticOf<S> = S extends TSchema ? Static<S> : undefined
+
+/** The validated input of an operation: path params, query and body. */
+export interface OperationInput<T extends OperationSpec> {
+  params: StaticOf<T['params']>
+  query: StaticOf<T['query']>
+  body: StaticOf<T['body']>
+}
+
+/** The success body of an operation. */
+export type OperationOutput<T extends OperationSpec> = Static<T['success']['schema']>
+
+/** All error codes an operation may answer with, common ones included. */
+export function errorsOf(op: OperationSpec): ErrorCode[] {
+  return [...new Set<ErrorCode>([...commonErrors, ...op.errors])]
+}

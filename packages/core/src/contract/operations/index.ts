@@ -1,0 +1,21 @@
+import type { OperationSpec } from '../operation.ts'
+import { artifactOperations } from './artifacts.ts'
+import { projectOperations } from './projects.ts'
+import { systemOperations } from './system.ts'
+import { versionOperations } from './versions.ts'
+
+/**
+ * THE operation table. Every REST operation is declared here once; routes, OpenAPI, the typed
+ * client, CLI commands and MCP tools are derived from it. Keys are camelCase operation ids.
+ */
+export const operations = {
+  ...systemOperations,
+  ...projectOperations,
+  ...artifactOperations,
+  ...versionOperations,
+} as const satisfies Record<string, OperationSpec>
+
+export type Operations = typeof operations
+export type OperationId = keyof Operations
+
+export const operationIds = Object.keys(operations) as OperationId[]

@@ -1,0 +1,55 @@
+import { defineOperation } from '../operation.ts'
+import { Page, PageQuery } from '../schemas/common.ts'
+import { CreateProjectBody, Project, ProjectPathParams, ProjectSlugAvailability, ProjectSlugParams } from '../schemas/project.ts'
+
+export const projectOperations = {
+  createProject: defineOperation({
+    method: 'POST',
+    path: '/api/projects',
+    summary: 'Create a project in an owner namespace',
+    tags: ['projects'],
+    action: 'project.create',
+    anonymous: false,
+    body: CreateProjectBody,
+    idempotencyKey: true,
+    success: { status: 201, schema: Project },
+    errors: ['not_found', 'forbidden', 'insufficient_scope', 'slug_taken', 'idempotency_key_reused', 'idempotency_key_in_use'],
+    hints: { readOnly: false, destructive: false, idempotent: false },
+  }),
+  listMyProjects: defineOperation({
+    method: 'GET',
+    path: '/api/profile/projects',
+    summary: 'List the projects of every workspace the caller belongs to',
+    tags: ['projects'],
+    action: 'project.read',
+    anonymous: false,
+    query: PageQuery,
+    success: { status: 200, schema: Page(Project) },
+    errors: ['insufficient_scope', 'invalid_cursor'],
+    hints: { readOnly: true, destructive: false, idempotent: true },
+  }),
+  checkProjectSlug: defineOperation({
+    method: 'GET',
+    path: '/api/projects/slug-availability/:owner/:slug',
+    summary: 'Tell whether a project slug is free in an owner namespace',
+    tags: ['projects'],
+    action: 'project.read',
+    anonymous: false,
+    params: ProjectSlugParams,
+    success: { status: 200, schema: ProjectSlugAvailability },
+    errors: ['not_found', 'forbidden', 'insufficient_scope'],
+    hints: { readOnly: true, destructive: false, idempotent: true },
+  }),
+  resolveProjectPath: defineOperation({
+    method: 'GET',
+    path: '/api/by-path/:owner/:projectSlug',
+    summary: 'Resolve a project from its owner and slug',
+    tags: ['paths'],
+    action: 'project.read',
+    anonymous: false,
+    params: ProjectPathParams,
+    success: { status: 200, schema: Project },
+    errors: ['not_found', 'insufficient_scope'],
+    hints: { readOnly: true, destructive: false, idempotent: true },
+  }),
+} as const

@@ -1,0 +1,59 @@
+import { type Static, type TSchema, Type } from 'typebox'
+
+/** Slugs and usernames: lowercase letters, digits and inner hyphens, 1–64 characters. */
+export const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$'
+
+export const Slug = Type.String({
+  pattern: SLUG_PATTERN,
+  minLength: 1,
+  maxLength: 64,
+  description: 'Lowercase letters, digits and inner hyphens; 1–64 characters.',
+})
+
+/** A path segment as received: any short string (validity is reported, not rejected). */
+export const PathSegment = Type.String({ minLength: 1, maxLength: 200 })
+
+export const Timestamp = Type.String({
+  format: 'date-time',
+  description: 'ISO 8601 UTC timestamp with milliseconds, e.g. `2026-11-22T10:00:00.000Z`.',
+})
+
+export const Email = Type.String({ format: 'email', maxLength: 254 })
+
+export function Id(prefix: string, description: string) {
+  return Type.String({ pattern: `^${prefix}_[0-9a-z]{26}$`, description, examples: [`${prefix}_01jc0000000000000000000000`] })
+}
+
+export const ArtifactId = Id('art', 'Artifact identifier.')
+export const ProjectId = Id('prj', 'Project identifier.')
+export const WorkspaceId = Id('ws', 'Workspace identifier.')
+
+export const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size, 1–100 (default 50).' })
+export const Cursor = Type.String({ minLength: 1, maxLength: 200, description: 'Opaque cursor from `nextCursor`.' })
+
+/** The query of every list operation. */
+export const PageQuery = Type.Object({ limit: Type.Optional(Limit), cursor: Type.Optional(Cursor) }, { additionalProperties: false })
+export type PageQuery = Static<typeof PageQuery>
+
+/** A keyset-paginated page: walk `nextCursor` until it is null. */
+export function Page<T extends TSchema>(item: T) {
+  return Type.Object({
+    items: Type.Array(item),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page.' }),
+  })
+}
+export interface PageOf<T> {
+  items: T[]
+  nextCursor: string | null
+}
+
+export const AvailabilityReason = Type.Union([Type.Literal('taken'), Type.Literal('reserved'), Type.Literal('invalid')])
+export type AvailabilityReason = Static<typeof AvailabilityReason>
+
+/** Who did something, as recorded on versions and audit events. */
+export const ActorRef = Type.Object({
+  kind: Type.Union([Type.Literal('user'), Type.Literal('agent'), Type.Literal('share_link'), Type.Literal('operator')]),
+  id: Type.String(),
+  label: Type.String(),
+})
+export type ActorRef = Static<typeof ActorRef>

@@ -1,0 +1,62 @@
+import type { ActorRef } from '../contract/schemas/common.ts'
+import type { Caller, CredentialKind, Principal, Surface } from './principal.ts'
+
+/** Every kind of audit event Quire records. */
+export const auditActions = [
+  'artifact.created',
+  'artifact.version_created',
+  'artifact.restored',
+  'artifact.deleted',
+  'artifact.access_changed',
+  'share_link.created',
+  'share_link.revoked',
+  'project.created',
+  'api_key.created',
+  'api_key.revoked',
+  'user.created',
+  'workspace.created',
+] as const
+export type AuditAction = (typeof auditActions)[number]
+
+/** Through which surface and with which exact credential a change was made. */
+export interface AuditVia {
+  readonly surface: Surface
+  readonly credential: CredentialKind | null
+  readonly credentialId: string | null
+}
+
+/** An audit event as written, in the same transaction as the change it records. */
+export interface AuditEventDraft {
+  readonly id: string
+  readonly at: Date
+  readonly action: AuditAction
+  readonly actor: ActorRef
+  readonly via: AuditVia
+  readonly workspaceId: string | null
+  readonly artifactId: string | null
+  readonly data: Readonly<Record<string, unknown>>
+}
+
+/** The operator (the `admin` command) as an actor. */
+export const operatorActor: ActorRef = { kind: 'operator', id: 'operator', label: 'operator' }
+
+/** The actor recorded for a principal. Anonymous callers never write, so they have none. */
+export function actorOf(principal: Principal): ActorRef {
+  switch (principal.kind) {
+    case 'session':
+    case 'api_key':
+    case 'oauth':
+      return { kind: 'user', id: principal.user.id, label: principal.user.username }
+    case 'agent':
+      return { kind: 'agent', id: principal.agentId, label: principal.user ? `agent of ${principal.user.username}` : 'unclaimed agent' }
+    case 'share_link':
+      return { kind: 'share_link', id: principal.credentialId, label: 'share link' }
+    case 'anonymous':
+      throw new Error('anonymous callers cannot be recorded as actors')
+  }
+}
+
+export function viaOf(principal: Principal, caller: Caller): AuditVia {
+  if (principal.kind === 'anonymous') return { surface: caller.surface, credential: null, credentialId: null }
+  return { surface: caller.surface, credential: principal.kind, credentialId: principal.credentialId }
+}

@@ -1,0 +1,23 @@
+const encoder = new TextEncoder()
+
+function hex(buffer: ArrayBuffer): string {
+  const bytes = new Uint8Array(buffer)
+  let out = ''
+  for (const b of bytes) out += b.toString(16).padStart(2, '0')
+  return out
+}
+
+/** SHA-256 of a string's UTF-8 bytes, lowercase hex (Web Crypto: runs in Node and browsers). */
+export async function sha256Hex(text: string): Promise<string> {
+  return hex(await crypto.subtle.digest('SHA-256', encoder.encode(text)))
+}
+
+/** A stable JSON encoding (sorted keys) for hashing requests. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+}

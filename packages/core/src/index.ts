@@ -1,0 +1,94 @@
+/**
+ * `@quire/core`: the domain. Use-cases over ports, the principal and audit model, and (re-exported
+ * from `@quire/core/contract`) the REST contract. No I/O: storage, HTTP and configuration are
+ * passed in by the composition root.
+ */
+
+// Contract (also available alone, browser-safe, as `@quire/core/contract`).
+export {
+  type Action,
+  Actions,
+  ActorRef,
+  type ArtifactType,
+  artifactTypes,
+  actions,
+  type ErrorCode,
+  ErrorCodes,
+  errorCodes,
+  errorsOf,
+  isScope,
+  type OperationId,
+  type OperationInput,
+  type OperationOutput,
+  type OperationSpec,
+  type Operations,
+  operationIds,
+  operations,
+  Problem,
+  problemType,
+  type Scope,
+  scopeFor,
+  scopes,
+  statusOf,
+} from './contract/index.ts'
+export { type UnifiedDiff, type UnifiedDiffOptions, unifiedDiff } from './diff/unified-diff.ts'
+// Domain model.
+export { type AuditAction, type AuditEventDraft, type AuditVia, actorOf, auditActions, operatorActor, viaOf } from './domain/audit.ts'
+export { canonicalJson, sha256Hex } from './domain/hash.ts'
+export { createIdGenerator, systemClock } from './domain/ids.ts'
+export type { Authentication, Decision, DenyCode, Policy, Resource, Role } from './domain/policy.ts'
+export {
+  type Caller,
+  type CredentialKind,
+  type CredentialRecord,
+  type PresentedCredential,
+  type Principal,
+  type PrincipalKind,
+  type PrincipalUser,
+  type Surface,
+  userOf,
+} from './domain/principal.ts'
+export { type Failure, fail, ok, type Result } from './domain/result.ts'
+export { defaultLimits, type Limits, reservedSlugs, slugProblem, usernameFromEmail, utf8Length } from './domain/rules.ts'
+export { newSecret, secretPrefixes } from './domain/secrets.ts'
+
+// Ports.
+export type { AccountStore, ApiKeyStore, CreateApiKeyCommand, EnsureUserCommand } from './ports/accounts.ts'
+export type {
+  ArtifactContext,
+  ArtifactRecord,
+  ContentRecord,
+  IdempotencyDraft,
+  IdempotencyRecord,
+  NamespaceContext,
+  ProjectRecord,
+  VersionRecord,
+  WorkspaceRecord,
+} from './ports/records.ts'
+export type { Clock, IdGenerator, IdPrefix } from './ports/runtime.ts'
+export type {
+  AppendOutcome,
+  AppendVersionCommand,
+  ArtifactStore,
+  ArtifactTarget,
+  CreateArtifactCommand,
+  CreateProjectCommand,
+  CredentialStore,
+  HealthProbe,
+  IdempotencyStore,
+  PageRequest,
+  ProjectStore,
+  SoftDeleteCommand,
+  WriteRefusal,
+} from './ports/stores.ts'
+
+// Use-cases.
+export { appendVersion, restoreVersion } from './use-cases/append-version.ts'
+export { checkArtifactSlug, deleteArtifact, getArtifact, listMyArtifacts, previewArtifactUrl } from './use-cases/artifacts.ts'
+export { checkContentSize, createArtifact } from './use-cases/create-artifact.ts'
+export type { CoreConfig, CoreDeps } from './use-cases/deps.ts'
+export { checkHealth } from './use-cases/health.ts'
+export type { Written } from './use-cases/idempotency.ts'
+export { issueOperatorToken, type OperatorDeps, usernameCandidates } from './use-cases/operator.ts'
+export { checkProjectSlug, createProject, listMyProjects, resolveProjectPath } from './use-cases/projects.ts'
+export { type ContentRead, diffVersions, getContent, listVersions } from './use-cases/read-versions.ts'

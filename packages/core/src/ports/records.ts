@@ -1,0 +1,95 @@
+import type { ArtifactType } from '../contract/schemas/artifact.ts'
+import type { ActorRef } from '../contract/schemas/common.ts'
+import type { Role } from '../domain/policy.ts'
+import type { CredentialRecord } from '../domain/principal.ts'
+
+export interface WorkspaceRecord {
+  readonly id: string
+  readonly slug: string
+  readonly kind: 'personal' | 'team'
+  readonly name: string
+}
+
+export interface ProjectRecord {
+  readonly id: string
+  readonly workspaceId: string
+  readonly ownerSlug: string
+  readonly slug: string
+  readonly title: string
+  readonly description: string
+  readonly icon: string
+  readonly createdAt: Date
+  readonly createdBy: ActorRef
+}
+
+export interface ArtifactRecord {
+  readonly id: string
+  readonly workspaceId: string
+  readonly ownerSlug: string
+  readonly projectId: string
+  readonly projectSlug: string
+  readonly slug: string
+  readonly type: ArtifactType
+  readonly title: string
+  readonly description: string
+  readonly publicView: boolean
+  readonly publicEdit: boolean
+  readonly viewerEmails: readonly string[]
+  readonly latestVersion: number
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  readonly deletedAt: Date | null
+  readonly createdBy: ActorRef
+}
+
+export interface VersionRecord {
+  readonly artifactId: string
+  readonly number: number
+  readonly sha256: string
+  readonly size: number
+  readonly changelog: string
+  readonly restoredFrom: number | null
+  readonly createdAt: Date
+  readonly createdBy: ActorRef
+}
+
+export interface ContentRecord extends VersionRecord {
+  readonly body: string
+}
+
+/**
+ * What one round trip returns for an artifact-scoped call: the caller's credential (null when
+ * none was presented or it is unknown, see `credentialFound`), the artifact and the caller's
+ * role in its workspace, and optionally a version (with content when asked).
+ */
+export interface ArtifactContext {
+  readonly credential: CredentialRecord | null
+  readonly artifact: ArtifactRecord | null
+  readonly role: Role | null
+  readonly version: ContentRecord | VersionRecord | null
+}
+
+/** What one round trip returns for a namespace-scoped call (owner, maybe a project). */
+export interface NamespaceContext {
+  readonly credential: CredentialRecord | null
+  readonly workspace: WorkspaceRecord | null
+  readonly role: Role | null
+  readonly project: ProjectRecord | null
+}
+
+/** A stored idempotent result. */
+export interface IdempotencyRecord {
+  readonly requestHash: string
+  readonly status: number
+  readonly response: unknown
+}
+
+/** Written with a change, in its transaction, so that a retry replays it. */
+export interface IdempotencyDraft {
+  readonly scope: string
+  readonly key: string
+  readonly requestHash: string
+  readonly status: number
+  readonly response: unknown
+  readonly at: Date
+}

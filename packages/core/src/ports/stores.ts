@@ -1,0 +1,111 @@
+import type { AuditEventDraft } from '../domain/audit.ts'
+import type { CredentialRecord, PresentedCredential } from '../domain/principal.ts'
+import type {
+  ArtifactContext,
+  ArtifactRecord,
+  ContentRecord,
+  IdempotencyDraft,
+  IdempotencyRecord,
+  NamespaceContext,
+  ProjectRecord,
+  VersionRecord,
+} from './records.ts'
+
+/**
+ * A page request for keyset pagination: items strictly after `after` (a sort key). Stores return
+ * up to `limit + 1` rows; the extra row tells that another page exists.
+ */
+export interface PageRequest {
+  readonly limit: number
+  readonly after: string | null
+}
+
+export type ArtifactTarget = { readonly id: string } | { readonly owner: string; readonly projectSlug: string; readonly slug: string }
+
+/** Why a write did not happen. `idempotency_taken`: another request committed with the same key. */
+export type WriteRefusal = 'slug_taken' | 'idempotency_taken' | 'gone'
+
+export interface CreateArtifactCommand {
+  readonly artifact: Omit<ArtifactRecord, 'deletedAt' | 'ownerSlug' | 'projectSlug'>
+  readonly version: VersionRecord
+  readonly content: string
+  readonly audit: AuditEventDraft
+  readonly idempotency: IdempotencyDraft | null
+}
+
+export interface AppendVersionCommand {
+  readonly artifactId: string
+  /** The head the write is conditional on; the new version is `expectedLatestVersion + 1`. */
+  readonly expectedLatestVersion: number
+  readonly version: VersionRecord
+  /** Null when the content is already stored (a restore). */
+  readonly content: string | null
+  readonly audit: AuditEventDraft
+  readonly idempotency: IdempotencyDraft | null
+}
+
+export type AppendOutcome =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: 'conflict'; readonly latestVersion: number }
+  | { readonly ok: false; readonly reason: 'gone' | 'idempotency_taken' }
+
+export interface SoftDeleteCommand {
+  readonly artifactId: string
+  readonly at: Date
+  readonly audit: AuditEventDraft
+}
+
+export interface CreateProjectCommand {
+  readonly project: Omit<ProjectRecord, 'ownerSlug'>
+  readonly audit: AuditEventDraft
+  readonly idempotency: IdempotencyDraft | null
+}
+
+/** Credentials by secret hash. */
+export interface CredentialStore {
+  find(credential: PresentedCredential): Promise<CredentialRecord | null>
+}
+
+/** Artifacts and their versions. Every mutation writes its audit event in the same transaction. */
+export interface ArtifactStore {
+  /** One round trip: credential, artifact, the caller's role, and optionally a version. */
+  loadForCaller(query: {
+    readonly credential: PresentedCredential | null
+    readonly target: ArtifactTarget
+    readonly version?: number | 'latest'
+    readonly withContent?: boolean
+  }): Promise<ArtifactContext>
+  create(command: CreateArtifactCommand): Promise<{ ok: true } | { ok: false; reason: WriteRefusal }>
+  append(command: AppendVersionCommand): Promise<AppendOutcome>
+  softDelete(command: SoftDeleteCommand): Promise<boolean>
+  /** Artifacts (not deleted) in every workspace the user belongs to, newest first. */
+  listForUser(userId: string, page: PageRequest): Promise<ArtifactRecord[]>
+  /** Versions, newest first. */
+  listVersions(artifactId: string, page: PageRequest): Promise<VersionRecord[]>
+  /** The given versions with their content. */
+  contents(artifactId: string, numbers: readonly number[]): Promise<ContentRecord[]>
+  /** Whether a live artifact has this slug in the project. */
+  slugTaken(projectId: string, slug: string): Promise<boolean>
+}
+
+export interface ProjectStore {
+  /** One round trip: credential, the owner workspace and the caller's role, and maybe a project. */
+  loadNamespaceForCaller(query: {
+    readonly credential: PresentedCredential | null
+    readonly owner: string
+    readonly projectSlug?: string
+  }): Promise<NamespaceContext>
+  create(command: CreateProjectCommand): Promise<{ ok: true } | { ok: false; reason: WriteRefusal }>
+  /** Projects of every workspace the user belongs to, newest first. */
+  listForUser(userId: string, page: PageRequest): Promise<ProjectRecord[]>
+  slugTaken(workspaceId: string, slug: string): Promise<boolean>
+}
+
+export interface IdempotencyStore {
+  find(scope: string, key: string): Promise<IdempotencyRecord | null>
+}
+
+export interface HealthProbe {
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>
+}

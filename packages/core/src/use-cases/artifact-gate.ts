@@ -1,0 +1,62 @@
+import type { Action } from '../contract/actions.ts'
+import type { Resource, Role } from '../domain/policy.ts'
+import type { Caller, Principal } from '../domain/principal.ts'
+import { fail, ok, type Result } from '../domain/result.ts'
+import type { ArtifactContext, ArtifactRecord, NamespaceContext, WorkspaceRecord } from '../ports/records.ts'
+import { authorize, principalOf } from './access.ts'
+import type { CoreDeps } from './deps.ts'
+
+export function artifactResource(artifact: ArtifactRecord, role: Role | null): Resource {
+  return {
+    type: 'artifact',
+    id: artifact.id,
+    workspaceId: artifact.workspaceId,
+    role,
+    publicView: artifact.publicView,
+    publicEdit: artifact.publicEdit,
+    viewerEmails: artifact.viewerEmails,
+  }
+}
+
+export function workspaceResource(workspace: WorkspaceRecord, role: Role | null): Resource {
+  return { type: 'workspace', id: workspace.id, role }
+}
+
+export interface AdmittedArtifact {
+  readonly principal: Principal
+  readonly artifact: ArtifactRecord
+}
+
+/**
+ * The gate for artifact-scoped calls: an invalid credential is a 401 whatever the artifact;
+ * a missing (or deleted) artifact is a 404; then the policy decides.
+ */
+export function admitArtifact(deps: CoreDeps, caller: Caller, ctx: ArtifactContext, action: Action): Result<AdmittedArtifact> {
+  const principal = principalOf(deps, caller, ctx.credential)
+  if (!principal.ok) return principal
+  if (ctx.artifact === null) return fail('not_found', 'No such artifact.')
+  const allowed = authorize(deps, principal.value, action, artifactResource(ctx.artifact, ctx.role))
+  if (!allowed.ok) return allowed
+  return ok({ principal: principal.value, artifact: ctx.artifact })
+}
+
+export interface AdmittedNamespace {
+  readonly principal: Principal
+  readonly workspace: WorkspaceRecord
+}
+
+/** The gate for namespace-scoped calls (projects, slug checks). */
+export function admitNamespace(
+  deps: CoreDeps,
+  caller: Caller,
+  ctx: NamespaceContext,
+  action: Action,
+  owner: string,
+): Result<AdmittedNamespace> {
+  const principal = principalOf(deps, caller, ctx.credential)
+  if (!principal.ok) return principal
+  if (ctx.workspace === null) return fail('not_found', `No owner namespace named \`${owner}\`.`)
+  const allowed = authorize(deps, principal.value, action, workspaceResource(ctx.workspace, ctx.role))
+  if (!allowed.ok) return allowed
+  return ok({ principal: principal.value, workspace: ctx.workspace })
+}

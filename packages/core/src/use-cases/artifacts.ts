@@ -1,0 +1,108 @@
+import type { Artifact, ArtifactSlugAvailability, DeletedArtifact, SlugPreview } from '../contract/schemas/artifact.ts'
+import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
+import { actorOf, viaOf } from '../domain/audit.ts'
+import type { Caller } from '../domain/principal.ts'
+import { fail, ok, type Result } from '../domain/result.ts'
+import { slugProblem } from '../domain/rules.ts'
+import type { ArtifactTarget } from '../ports/stores.ts'
+import { authorize, principalOf, requireUser } from './access.ts'
+import { admitArtifact, admitNamespace } from './artifact-gate.ts'
+import type { CoreDeps } from './deps.ts'
+import { idKey, pageRequest, toPage } from './paging.ts'
+import { artifactUrl, presentArtifact } from './present.ts'
+
+/** Reads artifact metadata, by id or by path. */
+export async function getArtifact(deps: CoreDeps, caller: Caller, target: ArtifactTarget): Promise<Result<Artifact>> {
+  const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target })
+  const admitted = admitArtifact(deps, caller, ctx, 'artifact.read')
+  if (!admitted.ok) return admitted
+  return ok(presentArtifact(admitted.value.artifact, deps.config.webUrl))
+}
+
+/** Artifacts of every workspace the caller belongs to, newest first. */
+export async function listMyArtifacts(deps: CoreDeps, caller: Caller, query: PageQuery): Promise<Result<PageOf<Artifact>>> {
+  const record = caller.credential ? await deps.credentials.find(caller.credential) : null
+  const principal = principalOf(deps, caller, record)
+  if (!principal.ok) return principal
+  const allowed = authorize(deps, principal.value, 'artifact.read', { type: 'account' })
+  if (!allowed.ok) return allowed
+  const user = requireUser(principal.value)
+  if (!user.ok) return user
+  const page = pageRequest(query, idKey('art'))
+  if (!page.ok) return page
+  const rows = await deps.artifacts.listForUser(user.value.id, page.value)
+  return ok(
+    toPage(
+      rows,
+      page.value,
+      (r) => r.id,
+      (r) => presentArtifact(r, deps.config.webUrl),
+    ),
+  )
+}
+
+/** Soft-deletes an artifact: it disappears from every read; its versions and audit stay. */
+export async function deleteArtifact(deps: CoreDeps, caller: Caller, artifactId: string): Promise<Result<DeletedArtifact>> {
+  const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId } })
+  const admitted = admitArtifact(deps, caller, ctx, 'artifact.delete')
+  if (!admitted.ok) return admitted
+  const { principal, artifact } = admitted.value
+  const at = deps.clock.now()
+  const deleted = await deps.artifacts.softDelete({
+    artifactId: artifact.id,
+    at,
+    audit: {
+      id: deps.ids.next('evt'),
+      at,
+      action: 'artifact.deleted',
+      actor: actorOf(principal),
+      via: viaOf(principal, caller),
+      workspaceId: artifact.workspaceId,
+      artifactId: artifact.id,
+      data: { slug: artifact.slug, projectSlug: artifact.projectSlug, latestVersion: artifact.latestVersion },
+    },
+  })
+  if (!deleted) return fail('not_found', 'No such artifact.')
+  return ok({ id: artifact.id, deletedAt: at.toISOString() })
+}
+
+interface SlugCheck {
+  readonly ownerUsername: string
+  readonly projectSlug: string
+  readonly slug: string
+  readonly available: boolean
+  readonly reason?: 'taken' | 'invalid' | 'reserved'
+}
+
+async function checkSlug(deps: CoreDeps, caller: Caller, owner: string, projectSlug: string, slug: string): Promise<Result<SlugCheck>> {
+  const ctx = await deps.projects.loadNamespaceForCaller({ credential: caller.credential, owner, projectSlug })
+  const admitted = admitNamespace(deps, caller, ctx, 'project.read', owner)
+  if (!admitted.ok) return admitted
+  if (ctx.project === null) return fail('not_found', `No project \`${projectSlug}\` under \`${owner}\`.`)
+  const base = { ownerUsername: admitted.value.workspace.slug, projectSlug: ctx.project.slug, slug }
+  const problem = slugProblem(slug, { reserved: false })
+  if (problem) return ok({ ...base, available: false, reason: problem })
+  const taken = await deps.artifacts.slugTaken(ctx.project.id, slug)
+  return ok(taken ? { ...base, available: false, reason: 'taken' } : { ...base, available: true })
+}
+
+/** Whether an artifact slug is free in a project. */
+export async function checkArtifactSlug(
+  deps: CoreDeps,
+  caller: Caller,
+  path: { owner: string; projectSlug: string; slug: string },
+): Promise<Result<ArtifactSlugAvailability>> {
+  return checkSlug(deps, caller, path.owner, path.projectSlug, path.slug)
+}
+
+/** The URL an artifact would get, and whether its slug is free. */
+export async function previewArtifactUrl(
+  deps: CoreDeps,
+  caller: Caller,
+  path: { owner: string; projectSlug: string; slug: string },
+): Promise<Result<SlugPreview>> {
+  const check = await checkSlug(deps, caller, path.owner, path.projectSlug, path.slug)
+  if (!check.ok) return check
+  const c = check.value
+  return ok({ url: artifactUrl(deps.config.webUrl, c.ownerUsername, c.projectSlug, c.slug), ...c })
+}

@@ -1,0 +1,78 @@
+import { scopes as allScopes, type Scope } from '../contract/scopes.ts'
+import { operatorActor } from '../domain/audit.ts'
+import type { PrincipalUser } from '../domain/principal.ts'
+import { reservedSlugs, usernameFromEmail } from '../domain/rules.ts'
+import { newSecret, secretPrefixes } from '../domain/secrets.ts'
+import type { AccountStore, ApiKeyStore } from '../ports/accounts.ts'
+import type { Clock, IdGenerator } from '../ports/runtime.ts'
+
+export interface OperatorDeps {
+  readonly clock: Clock
+  readonly ids: IdGenerator
+  readonly accounts: AccountStore
+  readonly apiKeys: ApiKeyStore
+}
+
+/** Username candidates for an email: `ada`, `ada-2`, … (reserved names get a `-user` suffix). */
+export function usernameCandidates(email: string, count = 50): string[] {
+  let base = usernameFromEmail(email)
+  if (reservedSlugs.has(base)) base = `${base}-user`
+  return Array.from({ length: count }, (_, i) => (i === 0 ? base : `${base}-${i + 1}`))
+}
+
+const operatorVia = { surface: 'operator', credential: null, credentialId: null } as const
+
+/**
+ * The operator's way to a first credential: finds or creates the user (and their personal
+ * workspace) and mints an API key. The secret is returned once and stored only as a hash.
+ */
+export async function issueOperatorToken(
+  deps: OperatorDeps,
+  input: { email: string; scopes?: readonly Scope[]; name?: string },
+): Promise<{ secret: string; keyId: string; user: PrincipalUser; userCreated: boolean }> {
+  const at = deps.clock.now()
+  const email = input.email.trim().toLowerCase()
+  const { user, created, personalWorkspaceId } = await deps.accounts.ensureUser({
+    email,
+    emailVerified: true,
+    usernameCandidates: usernameCandidates(email),
+    userId: deps.ids.next('usr'),
+    workspaceId: deps.ids.next('ws'),
+    at,
+    audit: (u) => ({
+      id: deps.ids.next('evt'),
+      at,
+      action: 'user.created',
+      actor: operatorActor,
+      via: operatorVia,
+      workspaceId: null,
+      artifactId: null,
+      data: { userId: u.id, email: u.email, username: u.username },
+    }),
+  })
+  const key = await newSecret(secretPrefixes.apiKey)
+  const keyId = deps.ids.next('key')
+  const scopes = input.scopes && input.scopes.length > 0 ? [...input.scopes] : [...allScopes]
+  const name = input.name ?? 'operator token'
+  await deps.apiKeys.create({
+    id: keyId,
+    userId: user.id,
+    name,
+    scopes,
+    secretHash: key.hash,
+    displayPrefix: key.display,
+    expiresAt: null,
+    at,
+    audit: {
+      id: deps.ids.next('evt'),
+      at,
+      action: 'api_key.created',
+      actor: operatorActor,
+      via: operatorVia,
+      workspaceId: personalWorkspaceId,
+      artifactId: null,
+      data: { apiKeyId: keyId, name, scopes, userId: user.id },
+    },
+  })
+  return { secret: key.secret, keyId, user, userCreated: created }
+}

@@ -1,0 +1,121 @@
+import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
+import type { CreateProjectBody, Project, ProjectSlugAvailability } from '../contract/schemas/project.ts'
+import { actorOf, viaOf } from '../domain/audit.ts'
+import type { Caller } from '../domain/principal.ts'
+import { fail, ok, type Result } from '../domain/result.ts'
+import { slugProblem } from '../domain/rules.ts'
+import type { ProjectRecord } from '../ports/records.ts'
+import { authorize, principalOf, requireUser } from './access.ts'
+import { admitNamespace } from './artifact-gate.ts'
+import type { CoreDeps } from './deps.ts'
+import { idempotencyDraft, planIdempotency, replay, replayAfterRace, type Written } from './idempotency.ts'
+import { idKey, pageRequest, toPage } from './paging.ts'
+import { presentProject } from './present.ts'
+
+/** Creates a project in an owner namespace the caller may write to. */
+export async function createProject(
+  deps: CoreDeps,
+  caller: Caller,
+  body: CreateProjectBody,
+  idempotencyKey?: string,
+): Promise<Result<Written<Project>>> {
+  const ctx = await deps.projects.loadNamespaceForCaller({ credential: caller.credential, owner: body.ownerUsername })
+  const admitted = admitNamespace(deps, caller, ctx, 'project.create', body.ownerUsername)
+  if (!admitted.ok) return admitted
+  const { principal, workspace } = admitted.value
+  const problem = slugProblem(body.slug, { reserved: true })
+  if (problem) {
+    return fail('validation_failed', `The project slug \`${body.slug}\` is ${problem}.`, {
+      errors: [{ path: '/body/slug', message: `is ${problem}` }],
+    })
+  }
+  const plan = await planIdempotency(principal, idempotencyKey, 'createProject', body)
+  const earlier = await replay<Project>(deps, plan)
+  if (earlier) return earlier
+
+  const at = deps.clock.now()
+  const project: ProjectRecord = {
+    id: deps.ids.next('prj'),
+    workspaceId: workspace.id,
+    ownerSlug: workspace.slug,
+    slug: body.slug,
+    title: body.title,
+    description: body.description ?? '',
+    icon: body.icon,
+    createdAt: at,
+    createdBy: actorOf(principal),
+  }
+  const presented = presentProject(project, deps.config.webUrl)
+  const outcome = await deps.projects.create({
+    project,
+    audit: {
+      id: deps.ids.next('evt'),
+      at,
+      action: 'project.created',
+      actor: project.createdBy,
+      via: viaOf(principal, caller),
+      workspaceId: workspace.id,
+      artifactId: null,
+      data: { projectId: project.id, slug: project.slug, title: project.title },
+    },
+    idempotency: idempotencyDraft(plan, 201, presented, at),
+  })
+  if (outcome.ok) return ok({ value: presented, replayed: false })
+  if (outcome.reason === 'idempotency_taken') return replayAfterRace<Project>(deps, plan)
+  return fail('slug_taken', `A project \`${body.slug}\` already exists under \`${workspace.slug}\`.`)
+}
+
+/** Projects of every workspace the caller belongs to, newest first. */
+export async function listMyProjects(deps: CoreDeps, caller: Caller, query: PageQuery): Promise<Result<PageOf<Project>>> {
+  const record = caller.credential ? await deps.credentials.find(caller.credential) : null
+  const principal = principalOf(deps, caller, record)
+  if (!principal.ok) return principal
+  const allowed = authorize(deps, principal.value, 'project.read', { type: 'account' })
+  if (!allowed.ok) return allowed
+  const user = requireUser(principal.value)
+  if (!user.ok) return user
+  const page = pageRequest(query, idKey('prj'))
+  if (!page.ok) return page
+  const rows = await deps.projects.listForUser(user.value.id, page.value)
+  return ok(
+    toPage(
+      rows,
+      page.value,
+      (r) => r.id,
+      (r) => presentProject(r, deps.config.webUrl),
+    ),
+  )
+}
+
+/** Whether a project slug is free in an owner namespace. */
+export async function checkProjectSlug(
+  deps: CoreDeps,
+  caller: Caller,
+  path: { owner: string; slug: string },
+): Promise<Result<ProjectSlugAvailability>> {
+  const ctx = await deps.projects.loadNamespaceForCaller({ credential: caller.credential, owner: path.owner })
+  const admitted = admitNamespace(deps, caller, ctx, 'project.read', path.owner)
+  if (!admitted.ok) return admitted
+  const base = { ownerUsername: admitted.value.workspace.slug, slug: path.slug }
+  const problem = slugProblem(path.slug, { reserved: true })
+  if (problem) return ok({ ...base, available: false, reason: problem })
+  const taken = await deps.projects.slugTaken(admitted.value.workspace.id, path.slug)
+  return ok(taken ? { ...base, available: false, reason: 'taken' } : { ...base, available: true })
+}
+
+/** Resolves a project from its owner and slug. */
+export async function resolveProjectPath(
+  deps: CoreDeps,
+  caller: Caller,
+  path: { owner: string; projectSlug: string },
+): Promise<Result<Project>> {
+  const ctx = await deps.projects.loadNamespaceForCaller({
+    credential: caller.credential,
+    owner: path.owner,
+    projectSlug: path.projectSlug,
+  })
+  const admitted = admitNamespace(deps, caller, ctx, 'project.read', path.owner)
+  if (!admitted.ok) return admitted
+  if (ctx.project === null) return fail('not_found', `No project \`${path.projectSlug}\` under \`${path.owner}\`.`)
+  return ok(presentProject(ctx.project, deps.config.webUrl))
+}

@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../schema.ts'
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration'
+import * as foundation from './0001-foundation.ts'
+
+/** Every migration, in order. One set runs on PostgreSQL and on PGlite alike. */
+const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations }
+
+/** Brings the schema to the latest migration; throws with the failing migration's error. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  // Migrations are written against no schema type: they define it.
+  const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error instanceof Error ? error : new Error(String(error))
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

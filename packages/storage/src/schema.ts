@@ -1,0 +1,137 @@
+import type { ColumnType, JSONColumnType } from 'kysely'
+
+/** Timestamps: written as Date, read as Date (both pg and PGlite parse timestamptz). */
+type Timestamp = ColumnType<Date, Date, Date>
+
+export interface UsersTable {
+  id: string
+  email: string
+  email_verified: boolean
+  personal_workspace_id: string | null
+  created_at: Timestamp
+}
+
+export interface WorkspacesTable {
+  id: string
+  slug: string
+  kind: 'personal' | 'team'
+  name: string
+  plan: 'free' | 'pro' | 'team'
+  created_at: Timestamp
+}
+
+export interface MembershipsTable {
+  workspace_id: string
+  user_id: string
+  role: 'owner' | 'admin' | 'member'
+  created_at: Timestamp
+}
+
+/** Who made a row, denormalised so audit-like facts survive the actor's deletion. */
+interface CreatedBy {
+  created_by_kind: 'user' | 'agent' | 'share_link' | 'operator'
+  created_by_id: string
+  created_by_label: string
+}
+
+export interface ProjectsTable extends CreatedBy {
+  id: string
+  workspace_id: string
+  slug: string
+  title: string
+  description: string
+  icon: string
+  created_at: Timestamp
+}
+
+export interface ArtifactsTable extends CreatedBy {
+  id: string
+  workspace_id: string
+  project_id: string
+  slug: string
+  type: string
+  title: string
+  description: string
+  public_view: boolean
+  public_edit: boolean
+  viewer_emails: string[]
+  latest_version: number
+  created_at: Timestamp
+  updated_at: Timestamp
+  deleted_at: Timestamp | null
+}
+
+/** Content, stored once per SHA-256. */
+export interface ContentsTable {
+  sha256: string
+  body: string
+  size: number
+  created_at: Timestamp
+}
+
+export interface VersionsTable extends CreatedBy {
+  artifact_id: string
+  number: number
+  content_sha256: string
+  size: number
+  changelog: string
+  restored_from: number | null
+  created_at: Timestamp
+}
+
+/** Every bearer secret (API keys, OAuth and agent tokens, share links), by SHA-256. */
+export interface CredentialsTable {
+  id: string
+  kind: 'session' | 'api_key' | 'oauth' | 'agent' | 'share_link'
+  secret_hash: string
+  display_prefix: string
+  name: string
+  user_id: string | null
+  agent_id: string | null
+  artifact_id: string | null
+  role: 'viewer' | 'editor' | null
+  scopes: string[]
+  audience: string | null
+  expires_at: Timestamp | null
+  revoked_at: Timestamp | null
+  last_used_at: Timestamp | null
+  created_at: Timestamp
+}
+
+export interface AuditEventsTable {
+  id: string
+  at: Timestamp
+  action: string
+  actor_kind: string
+  actor_id: string
+  actor_label: string
+  via_surface: string
+  via_credential: string | null
+  via_credential_id: string | null
+  workspace_id: string | null
+  artifact_id: string | null
+  data: JSONColumnType<Record<string, unknown>, string, string>
+}
+
+export interface IdempotencyKeysTable {
+  scope: string
+  key: string
+  request_hash: string
+  status: number
+  response: JSONColumnType<object | null, string, string>
+  created_at: Timestamp
+}
+
+/** The database as Kysely sees it. */
+export interface Database {
+  users: UsersTable
+  workspaces: WorkspacesTable
+  memberships: MembershipsTable
+  projects: ProjectsTable
+  artifacts: ArtifactsTable
+  contents: ContentsTable
+  versions: VersionsTable
+  credentials: CredentialsTable
+  audit_events: AuditEventsTable
+  idempotency_keys: IdempotencyKeysTable
+}

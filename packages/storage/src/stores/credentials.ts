@@ -1,0 +1,14 @@
+import type { CredentialRecord, CredentialStore, PresentedCredential } from '@quire/core'
+import { type Kysely, sql } from 'kysely'
+import { credentialFrom, type Row } from '../rows.ts'
+import type { Database } from '../schema.ts'
+import { credentialColumns, credentialJoins } from './fragments.ts'
+
+export function credentialStore(db: Kysely<Database>): CredentialStore {
+  return {
+    async find(credential: PresentedCredential): Promise<CredentialRecord | null> {
+      const { rows } = await sql<Row>`SELECT ${credentialColumns} FROM (SELECT 1) AS one ${credentialJoins(credential.secretHash)}`.execute(db)
+      return rows[0] ? credentialFrom(rows[0]) : null
+    },
+  }
+}

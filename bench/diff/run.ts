@@ -79,15 +79,18 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number
 }
 
-function time(run: () => void, runs = RUNS): number {
-  run()
-  const samples: number[] = []
-  for (let r = 0; r < runs; r++) {
-    const start = performance.now()
-    run()
-    samples.push(performance.now() - start)
+/** Median milliseconds of each contender over RUNS alternated runs, after one warm-up each. */
+function timeAlternating(contenders: (() => void)[]): number[] {
+  for (const run of contenders) run()
+  const samples = contenders.map((): number[] => [])
+  for (let r = 0; r < RUNS; r++) {
+    contenders.forEach((run, k) => {
+      const start = performance.now()
+      run()
+      samples[k]?.push(performance.now() - start)
+    })
   }
-  return median(samples)
+  return samples.map(median)
 }
 
 interface Case {
@@ -152,13 +155,17 @@ try {
     const toPath = join(directory, 'to.txt')
     writeFileSync(fromPath, testCase.from)
     writeFileSync(toPath, testCase.to)
-    const gnu = time(() => {
+    let gnuOutput: Buffer = Buffer.alloc(0)
+    const runGnu = (): void => {
       const result = spawnSync('/usr/bin/diff', ['-u', fromPath, toPath], { maxBuffer: 1 << 30 })
       if (result.status !== 1) throw new Error(`diff -u exited with ${result.status}`)
-    })
-    const quire = time(() => unifiedDiff(testCase.from, testCase.to))
-    const gnuOutput = spawnSync('/usr/bin/diff', ['-u', fromPath, toPath], { maxBuffer: 1 << 30, encoding: 'utf8' }).stdout
-    const gnuChanged = gnuOutput.split('\n').filter((line) => /^[+-](?!\+\+ |-- )/.test(line)).length
+      gnuOutput = result.stdout
+    }
+    const [gnu = 0, quire = 0] = timeAlternating([runGnu, () => unifiedDiff(testCase.from, testCase.to)])
+    const gnuChanged = gnuOutput
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => /^[+-](?!\+\+ |-- )/.test(line)).length
     const { additions, deletions } = unifiedDiff(testCase.from, testCase.to)
     const ratio = quire / gnu
     let verdict = 'n/a'
@@ -173,17 +180,9 @@ try {
       const patch = createTwoFilesPatch('from', 'to', testCase.from, testCase.to, undefined, undefined, { timeout: JSDIFF_TIMEOUT_MS })
       jsdiff = patch === undefined ? `> ${JSDIFF_TIMEOUT_MS}` : (performance.now() - start).toFixed(0)
     }
-    rows.push([
-      testCase.name,
-      String(testCase.lines),
-      testCase.changed,
-      gnu.toFixed(2),
-      quire.toFixed(2),
-      ratio.toFixed(2),
-      verdict,
-      `${gnuChanged}/${additions + deletions}`,
-      jsdiff,
-    ])
+    const { name, lines, changed } = testCase
+    const timings = [gnu.toFixed(2), quire.toFixed(2), ratio.toFixed(2)]
+    rows.push([name, String(lines), changed, ...timings, verdict, `${gnuChanged}/${additions + deletions}`, jsdiff])
   }
 } finally {
   rmSync(directory, { recursive: true, force: true })
@@ -198,5 +197,5 @@ for (const row of table)
       .join('  ')
       .trimEnd(),
   )
-console.log(`\nmedian of ${RUNS} runs after a warm-up; GNU includes process spawn; jsdiff = plain createTwoFilesPatch, one run`)
+console.log(`\nmedian of ${RUNS} alternated runs after a warm-up; GNU includes process spawn; jsdiff = plain createTwoFilesPatch, one run`)
 console.log(`${met === targets ? 'PASS' : 'FAIL'}: ${met}/${targets} cases within ${TARGET_RATIO}× of GNU diff -u`)

@@ -1,14 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { finishTestRun, prepareTestRun, type TestEngine, type TestRun } from '@quire/storage/testing'
+import { finishTestRun, prepareTestRun, type TestEngine } from '@quire/storage/testing'
+import './test-database.ts'
 import type { TestProject } from 'vitest/node'
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    testRun: TestRun
-  }
-}
 
 /**
  * Once per `vitest run`: a migrated PGlite snapshot and a migrated PostgreSQL template database,

@@ -34,16 +34,16 @@ async function token(argv: { email: string; scopes?: string; name?: string }): P
 
 await yargs(hideBin(process.argv))
   .scriptName('pnpm admin')
-  .command(
-    'token',
-    'Create the user (and personal namespace) if needed and mint an API key; prints only the secret',
-    (y) =>
-      y
-        .option('email', { type: 'string', demandOption: true, describe: 'The user the key belongs to' })
-        .option('scopes', { type: 'string', describe: `Comma-separated scopes (default: all of ${scopes.join(',')})` })
-        .option('name', { type: 'string', describe: 'A name for the key (default "operator token")' }),
-    token,
-  )
+  .command({
+    command: 'token',
+    describe: 'Create the user (and personal namespace) if needed and mint an API key; prints only the secret',
+    builder: {
+      email: { type: 'string', demandOption: true, describe: 'The user the key belongs to' },
+      scopes: { type: 'string', describe: `Comma-separated scopes (default: all of ${scopes.join(',')})` },
+      name: { type: 'string', describe: 'A name for the key (default "operator token")' },
+    },
+    handler: (argv) => token(argv as unknown as { email: string; scopes?: string; name?: string }),
+  })
   .demandCommand(1, 'Name a command: token')
   .strict()
   .fail((message, error) => {

@@ -27,6 +27,11 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID()
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Errors Fastify raises before routing (a malformed URL, a bad content type) get the same
+    // problem+json treatment as everything else.
+    frameworkErrors: (error, request, reply) => {
+      handleError(error, request, reply)
+    },
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setErrorHandler(handleError)

@@ -1,12 +1,11 @@
 import { type Clock, issueOperatorToken, type Scope } from '@quire/core'
-import { freshTestDatabase, type TestEngine } from '@quire/storage/testing'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { inject } from 'vitest'
+import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
 import { buildApp } from '../src/app.ts'
 import { createRuntime, type Runtime } from '../src/container.ts'
 import { readEnv } from '../src/env.ts'
 
-export const engine = (process.env.QUIRE_TEST_ENGINE ?? 'pglite') as TestEngine
+export const engine = testEngine
 
 export interface TestApi {
   readonly app: FastifyInstance
@@ -19,7 +18,7 @@ export interface TestApi {
 
 /** A fresh database of this project's engine, migrated, with the API built on it (no network). */
 export async function startTestApi(options: { clock?: Clock; env?: Record<string, string>; poolSize?: number } = {}): Promise<TestApi> {
-  const database = await freshTestDatabase(inject('testRun'), engine, { poolSize: options.poolSize ?? 10 })
+  const database = await testDatabase({ poolSize: options.poolSize ?? 10 })
   const env = readEnv({ WEB_URL: 'https://quire.test', API_URL: 'https://api.quire.test', LOG_LEVEL: 'silent', ...options.env })
   const runtime = await createRuntime(env, { database, ...(options.clock ? { clock: options.clock } : {}) })
   const app = await buildApp(runtime)

@@ -234,6 +234,19 @@ describe('unifiedDiff examples', () => {
     ])
   })
 
+  it('merges changes up to 2 · context lines apart into one hunk, like GNU diff', () => {
+    const from = `${Array.from({ length: 20 }, (_, k) => `line ${k}`).join('\n')}\n`
+    const hunkHeaders = (to: string): string[] =>
+      unifiedDiff(from, to)
+        .text.split('\n')
+        .filter((line) => line.startsWith('@@'))
+    expect(hunkHeaders(from.replace('line 2\n', 'line two\n').replace('line 9\n', 'line nine\n'))).toEqual(['@@ -1,13 +1,13 @@'])
+    expect(hunkHeaders(from.replace('line 2\n', 'line two\n').replace('line 10\n', 'line ten\n'))).toEqual([
+      '@@ -1,6 +1,6 @@',
+      '@@ -8,7 +8,7 @@',
+    ])
+  })
+
   it('handles empty documents on either side', () => {
     expect(unifiedDiff('', 'x\ny\n')).toEqual({ text: '--- from\n+++ to\n@@ -0,0 +1,2 @@\n+x\n+y\n', additions: 2, deletions: 0 })
     expect(unifiedDiff('x\n', '')).toEqual({ text: '--- from\n+++ to\n@@ -1,1 +0,0 @@\n-x\n', additions: 0, deletions: 1 })
@@ -291,12 +304,19 @@ describe('unifiedDiff bounds (denial-of-service guard)', () => {
   // Same length and same first, middle and last characters: defeats sampled line hashing.
   const colliding = (k: number): string =>
     `${'A'.repeat(24)}${String(k).padStart(8, '0')}${'B'.repeat(40)}${String(k * 7).padStart(8, '0')}${'C'.repeat(20)}`
+  // Every level of recursion finds a single unique anchor, and random low levels defeat Myers.
+  const ruler = (): string[] =>
+    Array.from({ length: 1 << 16 }, (_, k) => {
+      const level = 31 - Math.clz32((k + 1) & -(k + 1))
+      return level < 3 ? `L${Math.floor(random() * 3)}` : `L${level}`
+    })
   const cases: [string, () => [string, string]][] = [
     ['50k lines from a 5-line alphabet', () => [join(alphabet()), join(alphabet())]],
     ['50k unique lines shuffled', () => [join(unique), join(shuffled)]],
     ['50k unique lines reversed', () => [join(unique), join([...unique].reverse())]],
     ['50k lines of x with sparse y', () => [join(sparse()), join(sparse())]],
     ['50k lines of repeated blocks', () => [join(blocks()), join(blocks())]],
+    ['65k lines nested like a ruler sequence', () => [join(ruler()), join(ruler())]],
     [
       '50k lines with colliding samples',
       () => [join(unique.map((_, k) => colliding(k))), join(unique.map((_, k) => colliding(lines - k)))],

@@ -3,11 +3,18 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PostgresDialect } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
+import { preparingPool } from './prepared-pool.ts'
 import type { Database } from './schema.ts'
 
 /** Where the data lives: a PostgreSQL URL, or an embedded PGlite directory (or memory). */
 export type DatabaseConfig =
-  | { readonly kind: 'postgres'; readonly url: string; readonly poolSize?: number }
+  | {
+      readonly kind: 'postgres'
+      readonly url: string
+      readonly poolSize?: number
+      /** Prepare statements per connection (default true). Turn off behind a transaction-pooling proxy. */
+      readonly preparedStatements?: boolean
+    }
   | { readonly kind: 'pglite'; readonly dataDir?: string; readonly snapshot?: Blob | File }
 
 export interface DatabaseHandle {
@@ -25,7 +32,7 @@ export interface DatabaseHandle {
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 })
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: config.preparedStatements === false ? pool : preparingPool(pool) }) })
     return { db, kind: 'postgres', pglite: null, close: () => db.destroy() }
   }
   if (config.dataDir) mkdirSync(config.dataDir, { recursive: true })

@@ -6,6 +6,9 @@ import { sendFailure } from '../plugins/problem.ts'
 import type { Runtime } from '../container.ts'
 import type { Handler, Handlers } from './handler.ts'
 
+/** Operations without query parameters refuse unknown ones too: every part of a request is validated. */
+const NoQuery = Type.Object({}, { additionalProperties: false })
+
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
     Type.String({
@@ -30,7 +33,7 @@ export function routeSchema(id: OperationId, op: OperationSpec): FastifySchema &
     ...(op.description ? { description: op.description } : {}),
     tags: [...op.tags],
     ...(op.params ? { params: op.params } : {}),
-    ...(op.query ? { querystring: op.query } : {}),
+    querystring: op.query ?? NoQuery,
     ...(op.body ? { body: op.body } : {}),
     ...(op.idempotencyKey ? { headers: IdempotencyHeaders } : {}),
     response,

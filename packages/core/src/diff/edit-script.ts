@@ -11,8 +11,9 @@ export interface EditScript {
 }
 
 /**
- * Line visits allowed per input line across all segments. Past it, whatever is still unsolved
- * becomes one deletion plus one insertion: a correct but coarse diff, and a hard bound on time.
+ * Work allowed per input line, counting one unit per line of each segment visited and one per
+ * unit of squared edit distance explored by Myers. Past it, whatever is still unsolved becomes
+ * one deletion plus one insertion: a correct but coarse diff, and a hard bound on time.
  */
 const WORK_PER_LINE = 16
 const WORK_FLOOR = 1 << 16
@@ -32,30 +33,40 @@ export function computeEditScript(ids: LineIds): EditScript {
   for (let segment = pending.pop(); segment; segment = pending.pop()) {
     work += segment.xs.length + segment.ys.length
     if (work > limit) markAllChanged(state, segment.xs, segment.ys)
-    else solveSegment(state, segment, pending)
+    else work += solveSegment(state, segment, pending)
   }
   return { changedA: state.changedA, changedB: state.changedB }
 }
 
-function solveSegment(state: DiffState, segment: Segment, pending: Segment[]): void {
+/** Solves a segment or splits it, queueing the gaps; returns the Myers work it spent. */
+function solveSegment(state: DiffState, segment: Segment, pending: Segment[]): number {
   const { xs, ys } = trimCommonEnds(state, segment)
   if (xs.length === 0 || ys.length === 0) {
     markAllChanged(state, xs, ys)
-    return
+    return 0
   }
   countOccurrences(state, xs, ys, 1)
   const ra = keepShared(state.idsA, xs, state.countB, state.changedA)
   const rb = keepShared(state.idsB, ys, state.countA, state.changedB)
   let anchors: Int32Array | undefined
+  let work = 0
   if (ra.length === 0 || rb.length === 0) {
     markAllChanged(state, ra, rb)
   } else {
     const budget = editBudget(ra.length + rb.length)
-    const fits = Math.abs(ra.length - rb.length) <= budget
-    if (!fits || !markMyersDiff(state, ra, rb, budget)) anchors = patienceAnchors(state, ra, rb)
+    // The edit distance is at least the difference in length: skip hopeless attempts.
+    const attempted = Math.abs(ra.length - rb.length) <= budget
+    const distance = attempted ? markMyersDiff(state, ra, rb, budget) : undefined
+    if (distance === undefined) anchors = patienceAnchors(state, ra, rb)
+    work = distance !== undefined ? distance ** 2 : attempted ? budget ** 2 : 0
   }
   countOccurrences(state, xs, ys, -1)
-  if (anchors === undefined) return
+  if (anchors !== undefined) queueGaps(anchors, ra, rb, pending)
+  return work
+}
+
+/** Queues the stretches of `ra`/`rb` between consecutive anchors (and the sides' ends). */
+function queueGaps(anchors: Int32Array, ra: Int32Array, rb: Int32Array, pending: Segment[]): void {
   let i = 0
   let j = 0
   for (let k = 0; k <= anchors.length; k += 2) {

@@ -33,22 +33,19 @@ export function buildHunks(from: TextLines, to: TextLines, script: EditScript, c
     const lines: string[] = []
     writer.common(lines, startA, blocks[first]!)
     for (let k = first; k <= last; k += 4) {
-      const [fromA, endA, fromB, endB] = [blocks[k]!, blocks[k + 1]!, blocks[k + 2]!, blocks[k + 3]!]
-      writer.deleted(lines, fromA, endA)
-      writer.inserted(lines, fromB, endB)
-      deletions += endA - fromA
-      additions += endB - fromB
-      writer.common(lines, endA, k < last ? blocks[k + 4]! : endA + after)
+      const deletedFrom = blocks[k]!
+      const deletedEnd = blocks[k + 1]!
+      const insertedFrom = blocks[k + 2]!
+      const insertedEnd = blocks[k + 3]!
+      writer.deleted(lines, deletedFrom, deletedEnd)
+      writer.inserted(lines, insertedFrom, insertedEnd)
+      deletions += deletedEnd - deletedFrom
+      additions += insertedEnd - insertedFrom
+      writer.common(lines, deletedEnd, k < last ? blocks[k + 4]! : deletedEnd + after)
     }
     const endA = blocks[last + 1]! + after
     const endB = blocks[last + 3]! + after
-    hunks.push({
-      oldStart: startA + 1,
-      oldLines: endA - startA,
-      newStart: startB + 1,
-      newLines: endB - startB,
-      lines,
-    })
+    hunks.push({ oldStart: startA + 1, oldLines: endA - startA, newStart: startB + 1, newLines: endB - startB, lines })
     previousEnd = blocks[last + 1]!
     first = last + 4
   }

@@ -35,7 +35,7 @@ function uniquePairs(state: DiffState, xs: Int32Array, ys: Int32Array, candidate
     const id = idsA[xs[i]!]!
     if (countA[id] !== 1 || countB[id] !== 1) continue
     candidatesI[count] = i
-    candidatesJ[count] = Math.min(i, ys.length - 1)
+    candidatesJ[count] = slotB[id]!
     count++
   }
   return count

@@ -10,7 +10,7 @@ export interface UnifiedDiffOptions {
   fromLabel?: string
   /** Name on the `+++` header line. Default `'to'`. */
   toLabel?: string
-  /** Unchanged lines shown around each change, a non-negative integer. Default 3. */
+  /** Unchanged lines shown around each change: a non-negative integer, or `Infinity` for one whole-file hunk. Default 3. */
   context?: number
 }
 
@@ -36,7 +36,7 @@ export interface UnifiedDiff {
 export function unifiedDiff(from: string, to: string, options: UnifiedDiffOptions = {}): UnifiedDiff {
   const context = options.context ?? 3
   if (!(context >= 0) || (!Number.isInteger(context) && context !== Number.POSITIVE_INFINITY)) {
-    throw new RangeError(`unifiedDiff: context must be a non-negative integer, got ${context}`)
+    throw new RangeError(`unifiedDiff: context must be a non-negative integer or Infinity, got ${context}`)
   }
   if (from === to) return { text: '', additions: 0, deletions: 0 }
   const fromLines = splitLines(from)

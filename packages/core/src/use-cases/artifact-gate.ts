@@ -55,8 +55,11 @@ export function admitNamespace(
 ): Result<AdmittedNamespace> {
   const principal = principalOf(deps, caller, ctx.credential)
   if (!principal.ok) return principal
+  // A namespace that does not exist is one the caller has no relation to: the policy answers
+  // (401 for anonymous callers, 404 for everyone else), so existence never leaks.
+  const resource: Resource = ctx.workspace ? workspaceResource(ctx.workspace, ctx.role) : { type: 'workspace', id: '', role: null }
+  const allowed = authorize(deps, principal.value, action, resource)
+  if (!allowed.ok) return allowed.error.code === 'not_found' ? fail('not_found', `No owner namespace named \`${owner}\` that you can see.`) : allowed
   if (ctx.workspace === null) return fail('not_found', `No owner namespace named \`${owner}\`.`)
-  const allowed = authorize(deps, principal.value, action, workspaceResource(ctx.workspace, ctx.role))
-  if (!allowed.ok) return allowed
   return ok({ principal: principal.value, workspace: ctx.workspace })
 }

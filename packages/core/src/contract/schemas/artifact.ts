@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { ActorRef, ArtifactId, AvailabilityReason, Email, PathSegment, Slug, Timestamp } from './common.ts'
+import { ActorRef, ArtifactId, AvailabilityReason, Email, PathSegment, Slug, Text, Timestamp } from './common.ts'
 
 /** Allowed artifact types. Only `md` is rendered; the rest are stored and served as text. */
 export const artifactTypes = ['md', 'txt', 'html', 'json', 'yaml', 'csv', 'mermaid', 'svg'] as const
@@ -8,10 +8,10 @@ export const ArtifactTypeSchema = Type.Enum(artifactTypes, {
   description: 'Document type: md, txt, html, json, yaml, csv, mermaid or svg.',
 })
 
-export const Title = Type.String({ minLength: 1, maxLength: 200 })
-export const Description = Type.String({ maxLength: 2000 })
-export const Changelog = Type.String({ maxLength: 2000, description: 'A note on this version.' })
-export const Content = Type.String({ description: 'Source text of the version (at most 1 MiB of UTF-8 by default).' })
+export const Title = Text({ minLength: 1, maxLength: 200 })
+export const Description = Text({ maxLength: 2000 })
+export const Changelog = Text({ maxLength: 2000, description: 'A note on this version.' })
+export const Content = Text({ description: 'Source text of the version (at most 1 MiB of UTF-8 by default).' })
 
 /** The two switches carried on create and shown on every artifact. */
 export const Visibility = Type.Object(

@@ -10,8 +10,16 @@ export const Slug = Type.String({
   description: 'Lowercase letters, digits and inner hyphens; 1–64 characters.',
 })
 
-/** A path segment as received: any short string (validity is reported, not rejected). */
-export const PathSegment = Type.String({ minLength: 1, maxLength: 200 })
+/** A path segment as received: any short printable string (validity is reported, not rejected). */
+export const PathSegment = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$' })
+
+/**
+ * Free text: any string without NUL characters (PostgreSQL text cannot hold them, and no
+ * document needs them).
+ */
+export function Text(options: { minLength?: number; maxLength?: number; description?: string } = {}) {
+  return Type.String({ ...options, pattern: '^[^\\u0000]*$' })
+}
 
 export const Timestamp = Type.String({
   format: 'date-time',

@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox'
 import { Description, Title } from './artifact.ts'
-import { ActorRef, AvailabilityReason, PathSegment, ProjectId, Slug, Timestamp, WorkspaceId } from './common.ts'
+import { ActorRef, AvailabilityReason, PathSegment, ProjectId, Slug, Text, Timestamp, WorkspaceId } from './common.ts'
 
-export const Icon = Type.String({ minLength: 1, maxLength: 16, description: 'A short symbol, e.g. an emoji.' })
+export const Icon = Text({ minLength: 1, maxLength: 16, description: 'A short symbol, e.g. an emoji.' })
 
 export const CreateProjectBody = Type.Object(
   { ownerUsername: Slug, slug: Slug, title: Title, description: Type.Optional(Description), icon: Icon },

@@ -1,0 +1,91 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { count, engine, seedArtifact, startTestApi, type TestApi } from './helper.ts'
+
+let api: TestApi
+let base: string
+beforeAll(async () => {
+  api = await startTestApi({ poolSize: 20 })
+  base = await api.app.listen({ port: 0, host: '127.0.0.1' })
+})
+afterAll(async () => {
+  await api.close()
+})
+
+async function append(token: string, artifactId: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}/api/artifacts/${artifactId}/versions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+}
+
+describe(`optimistic concurrency over real HTTP (${engine})`, () => {
+  it('of 100 concurrent appends on the same expectedLatestVersion exactly one wins', async () => {
+    const { owner, artifact } = await seedArtifact(api, { content: 'base\n' })
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => append(owner.token, artifact.id, { content: `writer ${i}\n`, expectedLatestVersion: 1 })),
+    )
+    const statuses = results.map((r) => r.status)
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1)
+    expect(statuses.filter((s) => s === 409)).toHaveLength(99)
+    for (const loser of results.filter((r) => r.status === 409)) {
+      expect(loser.body).toMatchObject({ code: 'version_conflict', latestVersion: 2, expectedLatestVersion: 1 })
+    }
+    const numbers = await api.runtime.database.db
+      .selectFrom('versions')
+      .select('number')
+      .where('artifact_id', '=', artifact.id)
+      .orderBy('number')
+      .execute()
+    expect(numbers.map((r) => r.number)).toEqual([1, 2])
+    const events = await api.runtime.database.db
+      .selectFrom('audit_events')
+      .select(['action', sql<number>`(data->>'versionNumber')::int`.as('version')])
+      .where('artifact_id', '=', artifact.id)
+      .execute()
+    expect(events.map((e) => e.version).sort()).toEqual([1, 2])
+  })
+
+  it('keeps versions contiguous when 20 writers race, each retrying until it lands', async () => {
+    const { owner, artifact } = await seedArtifact(api, { content: 'base\n' })
+    const writers = Array.from({ length: 20 }, async (_, i) => {
+      let expected = 1
+      for (let attempt = 0; attempt < 500; attempt++) {
+        const r = await append(owner.token, artifact.id, { content: `writer ${i}\n`, expectedLatestVersion: expected })
+        if (r.status === 201) return r.body.versionNumber as number
+        expect(r.status).toBe(409)
+        expected = r.body.latestVersion as number
+      }
+      throw new Error('writer starved')
+    })
+    const landed = await Promise.all(writers)
+    expect(new Set(landed).size).toBe(20)
+    const numbers = (
+      await api.runtime.database.db.selectFrom('versions').select('number').where('artifact_id', '=', artifact.id).orderBy('number').execute()
+    ).map((r) => r.number)
+    expect(numbers).toEqual(Array.from({ length: 21 }, (_, i) => i + 1))
+    expect(await count(api, 'audit_events', { artifactId: artifact.id })).toBe(21)
+  })
+
+  it('an Idempotency-Key retry returns the first result and writes nothing, even when retries race', async () => {
+    const { owner, artifact } = await seedArtifact(api, { content: 'base\n' })
+    const body = { content: 'once\n', expectedLatestVersion: 1 }
+    const key = { 'idempotency-key': 'retry-me-1' }
+    const results = await Promise.all(Array.from({ length: 10 }, () => append(owner.token, artifact.id, body, key)))
+    for (const r of results) {
+      expect(r.status).toBe(201)
+      expect(r.body).toEqual(results[0]?.body)
+    }
+    expect(await count(api, 'versions', { artifactId: artifact.id })).toBe(2)
+    expect(await count(api, 'audit_events', { artifactId: artifact.id })).toBe(2)
+
+    const later = await append(owner.token, artifact.id, body, key)
+    expect(later).toEqual(results[0])
+    const reused = await append(owner.token, artifact.id, { content: 'different\n', expectedLatestVersion: 2 }, key)
+    expect(reused.status).toBe(422)
+    expect(reused.body).toMatchObject({ code: 'idempotency_key_reused' })
+    expect(await count(api, 'versions', { artifactId: artifact.id })).toBe(2)
+  })
+})

@@ -1,0 +1,16 @@
+import { freshTestDatabase, type TestDatabase, type TestEngine, type TestRun } from '@quire/storage/testing'
+import { inject } from 'vitest'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testRun: TestRun
+  }
+}
+
+/** The engine of the running project (`<name>:pglite` or `<name>:postgres`). */
+export const testEngine = (process.env.QUIRE_TEST_ENGINE ?? 'pglite') as TestEngine
+
+/** A fresh migrated database of this project's engine, private to the calling test file. */
+export function testDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
+  return freshTestDatabase(inject('testRun'), testEngine, options)
+}

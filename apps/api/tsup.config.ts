@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup'
 import { packageBuild } from '../../tooling/tsup.config.ts'
 
-export default defineConfig(packageBuild())
+// The server, the operator command and the composition for tests and benches.
+export default defineConfig(packageBuild(['src/main.ts', 'src/admin.ts', 'src/index.ts']))

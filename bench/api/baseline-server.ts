@@ -8,7 +8,7 @@ import pg from 'pg'
 const url = process.env.BASELINE_DATABASE_URL
 const port = Number(process.env.BASELINE_PORT ?? 3101)
 if (!url) throw new Error('BASELINE_DATABASE_URL is required')
-const pool = new pg.Pool({ connectionString: url, max: 10 })
+const pool = new pg.Pool({ connectionString: url, max: Number(process.env.BASELINE_POOL_SIZE ?? 10) })
 
 const app = Fastify({ logger: false })
 app.get<{ Params: { id: string } }>(
@@ -29,4 +29,12 @@ app.post<{ Body: { body: string } }>(
   },
 )
 await app.listen({ port, host: '127.0.0.1' })
-process.on('SIGTERM', () => void app.close().then(() => pool.end()).then(() => process.exit(0)))
+for (const signal of ['SIGTERM', 'SIGINT'] as const)
+  process.on(
+    signal,
+    () =>
+      void app
+        .close()
+        .then(() => pool.end())
+        .then(() => process.exit(0)),
+  )

@@ -1,5 +1,5 @@
-import { appendVersion, createArtifact, createProject, issueOperatorToken, sha256Hex } from '@quire/core'
 import { createRuntime, readEnv } from '@quire/api'
+import { appendVersion, createArtifact, createProject, issueOperatorToken, sha256Hex } from '@quire/core'
 import type { TestDatabase } from '@quire/storage/testing'
 import { sql } from 'kysely'
 
@@ -16,7 +16,16 @@ export async function seed(database: TestDatabase, appendArtifacts: number) {
   const project = await createProject(deps, caller, { ownerUsername: owner, slug: 'bench', title: 'Bench', icon: 'b' })
   if (!project.ok) throw new Error(project.error.message)
   const make = async (slug: string, publicView: boolean) => {
-    const r = await createArtifact(deps, caller, { ownerUsername: owner, projectSlug: 'bench', slug, type: 'md', title: slug, content, changelog: '', access: { publicView, publicEdit: false } })
+    const r = await createArtifact(deps, caller, {
+      ownerUsername: owner,
+      projectSlug: 'bench',
+      slug,
+      type: 'md',
+      title: slug,
+      content,
+      changelog: '',
+      access: { publicView, publicEdit: false },
+    })
     if (!r.ok) throw new Error(r.error.message)
     return r.value.value.id
   }
@@ -27,7 +36,9 @@ export async function seed(database: TestDatabase, appendArtifacts: number) {
   const longHistoryId = await make('long-history', false)
   await sql`INSERT INTO versions (artifact_id, number, content_sha256, size, changelog, created_at, created_by_kind, created_by_id, created_by_label)
     SELECT ${longHistoryId}, n, v.content_sha256, v.size, '', now(), 'operator', 'o', 'o'
-    FROM generate_series(2, 10000) AS n, (SELECT content_sha256, size FROM versions WHERE artifact_id = ${longHistoryId} AND number = 1) AS v`.execute(database.db)
+    FROM generate_series(2, 10000) AS n, (SELECT content_sha256, size FROM versions WHERE artifact_id = ${longHistoryId} AND number = 1) AS v`.execute(
+    database.db,
+  )
   await sql`UPDATE artifacts SET latest_version = 10000 WHERE id = ${longHistoryId}`.execute(database.db)
   const appendIds: string[] = []
   for (let i = 0; i < appendArtifacts; i++) appendIds.push(await make(`append-${i}`, false))

@@ -56,14 +56,20 @@ export function checkBoundaries(root: string): string[] {
   const workspace = new Set(units.map((u) => u.manifest.name))
 
   for (const { dir, manifest, kind } of units) {
-    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})])
+    const declared = new Set([
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.devDependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+    ])
     for (const dep of declared) {
       if (!workspace.has(dep)) continue
       if (apps.has(dep)) problems.push(`${manifest.name} depends on the app ${dep}: nothing may depend on an app.`)
       else if (kind === 'package') {
         const allowed = allowedDependencies[manifest.name]
-        if (!allowed) problems.push(`${manifest.name} is not in the dependency table (tooling/scripts/boundaries.ts): add its allowed dependencies.`)
-        else if (!allowed.includes(dep)) problems.push(`${manifest.name} may not depend on ${dep} (allowed: ${allowed.join(', ') || 'none'}).`)
+        if (!allowed)
+          problems.push(`${manifest.name} is not in the dependency table (tooling/scripts/boundaries.ts): add its allowed dependencies.`)
+        else if (!allowed.includes(dep))
+          problems.push(`${manifest.name} may not depend on ${dep} (allowed: ${allowed.join(', ') || 'none'}).`)
       }
     }
     const src = join(dir, 'src')
@@ -73,7 +79,8 @@ export function checkBoundaries(root: string): string[] {
       const text = readFileSync(file, 'utf8')
       for (const m of text.matchAll(/\bfrom\s+['"](@quire\/[a-z-]+)(?:\/[^'"]*)?['"]/g)) {
         const target = m[1] as string
-        if (target !== manifest.name && !declared.has(target)) problems.push(`${rel} imports ${target}, which ${manifest.name} does not declare.`)
+        if (target !== manifest.name && !declared.has(target))
+          problems.push(`${rel} imports ${target}, which ${manifest.name} does not declare.`)
       }
       if (/^export \* from/m.test(text)) problems.push(`${rel} uses \`export *\`: name the exports.`)
       if (/\bprocess\.env\b/.test(text) && !envReaders.some((re) => re.test(rel))) {

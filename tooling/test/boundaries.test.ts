@@ -15,8 +15,12 @@ function workspace(units: Record<string, { deps?: string[]; files?: Record<strin
   for (const [path, unit] of Object.entries(units)) {
     const name = `@quire/${path.split('/')[1]}`
     mkdirSync(join(root, path, 'src'), { recursive: true })
-    writeFileSync(join(root, path, 'package.json'), JSON.stringify({ name, dependencies: Object.fromEntries((unit.deps ?? []).map((d) => [d, 'workspace:*'])) }))
-    for (const [file, text] of Object.entries(unit.files ?? { 'index.ts': 'export const x = 1\n' })) writeFileSync(join(root, path, 'src', file), text)
+    writeFileSync(
+      join(root, path, 'package.json'),
+      JSON.stringify({ name, dependencies: Object.fromEntries((unit.deps ?? []).map((d) => [d, 'workspace:*'])) }),
+    )
+    for (const [file, text] of Object.entries(unit.files ?? { 'index.ts': 'export const x = 1\n' }))
+      writeFileSync(join(root, path, 'src', file), text)
   }
   return root
 }
@@ -48,7 +52,7 @@ describe('the package boundary check', () => {
       'apps/api': { files: { 'env.ts': 'export const e = process.env\n' } },
     })
     expect(checkBoundaries(root)).toEqual([
-      'packages/core/src/a.ts reads process.env: only apps\' env.ts and the CLI\'s config may; pass configuration in as arguments.',
+      "packages/core/src/a.ts reads process.env: only apps' env.ts and the CLI's config may; pass configuration in as arguments.",
       'packages/core/src/index.ts uses `export *`: name the exports.',
     ])
   })

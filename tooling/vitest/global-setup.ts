@@ -9,7 +9,7 @@ import type { TestProject } from 'vitest/node'
  * Once per `vitest run`: a migrated PGlite snapshot and a migrated PostgreSQL template database,
  * so that each test file gets a fresh database cheaply. Everything is removed afterwards.
  */
-export default async function setup(project: TestProject) {
+export async function setup(project: TestProject) {
   const engines = (process.env.QUIRE_TEST_ENGINES ?? 'pglite,postgres').split(',').filter(Boolean) as TestEngine[]
   const dir = await mkdtemp(join(tmpdir(), 'quire-test-'))
   const run = await prepareTestRun({

@@ -1,8 +1,9 @@
-import { issueOperatorToken, isScope, type Scope, scopes } from '@quire/core'
+import { isScope, issueOperatorToken, type Scope, scopes } from '@quire/core'
+import { DatabaseInUseError } from '@quire/storage'
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
-import { createRuntime } from './container.ts'
 import { readEnv } from './env.ts'
+import { issueToken } from './operator.ts'
 
 /**
  * Operator commands, run against the configured database (PGlite in QUIRE_DATA_DIR, or
@@ -16,20 +17,15 @@ async function token(argv: { email: string; scopes?: string; name?: string }): P
     .filter(Boolean)
   const unknown = requested?.filter((s) => !isScope(s)) ?? []
   if (unknown.length > 0) throw new Error(`Unknown scope ${unknown.join(', ')}. Valid scopes: ${scopes.join(', ')}.`)
-  const runtime = await createRuntime(readEnv())
-  try {
-    const issued = await issueOperatorToken(runtime.operator, {
-      email: argv.email,
-      ...(requested ? { scopes: requested as Scope[] } : {}),
-      ...(argv.name ? { name: argv.name } : {}),
-    })
-    process.stderr.write(
-      `${issued.userCreated ? 'Created' : 'Found'} user ${issued.user.email} (username ${issued.user.username}); API key ${issued.keyId}.\n`,
-    )
-    process.stdout.write(`${issued.secret}\n`)
-  } finally {
-    await runtime.close()
-  }
+  const issued = await issueToken(readEnv(), {
+    email: argv.email,
+    ...(requested ? { scopes: requested as Scope[] } : {}),
+    ...(argv.name ? { name: argv.name } : {}),
+  })
+  process.stderr.write(
+    `${issued.userCreated ? 'Created' : 'Found'} user ${issued.user.email} (username ${issued.user.username}); API key ${issued.keyId}.\n`,
+  )
+  process.stdout.write(`${issued.secret}\n`)
 }
 
 await yargs(hideBin(process.argv))
@@ -47,7 +43,9 @@ await yargs(hideBin(process.argv))
   .demandCommand(1, 'Name a command: token')
   .strict()
   .fail((message, error) => {
-    process.stderr.write(`${error?.message ?? message}\n`)
+    process.stderr.write(
+      `${error instanceof DatabaseInUseError ? `${error.message} Stop it, or use PostgreSQL (DATABASE_URL).` : (error?.message ?? message)}\n`,
+    )
     process.exit(2)
   })
   .parseAsync()

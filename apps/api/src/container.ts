@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
 import { createPolicy } from '@quire/authz'
 import { type Clock, type CoreDeps, createIdGenerator, type OperatorDeps, systemClock } from '@quire/core'
@@ -26,7 +27,7 @@ export function databaseConfig(env: Env): DatabaseConfig {
 export async function createRuntime(env: Env, options: { database?: DatabaseHandle; clock?: Clock } = {}): Promise<Runtime> {
   const database = options.database ?? (await openDatabase(databaseConfig(env)))
   await migrateToLatest(database.db)
-  const stores = createStores(database.db)
+  const stores = createStores(database)
   const clock = options.clock ?? systemClock
   const ids = createIdGenerator()
   const deps: CoreDeps = {
@@ -34,6 +35,7 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
     policy: createPolicy({ audience: env.API_URL ?? `http://localhost:${env.API_PORT}` }),
     clock,
     ids,
+    sha256: (text) => createHash('sha256').update(text).digest('hex'),
     config: {
       webUrl: env.WEB_URL,
       limits: { contentBytes: env.QUIRE_CONTENT_MAX_BYTES },

@@ -15,13 +15,17 @@ export const Env = Type.Object({
   QUIRE_DATA_DIR: Type.String({ default: '.quire' }),
   QUIRE_CONTENT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  /** Log every request, not only failures. */
+  LOG_REQUESTS: Type.Boolean({ default: false }),
   NODE_ENV: Type.String({ default: 'development' }),
 })
 export type Env = Static<typeof Env>
 
 /** Reads and validates the environment once; a bad value fails at boot with its name. */
 export function readEnv(source: Record<string, string | undefined> = process.env): Env {
-  const known = Object.fromEntries(Object.keys(Env.properties).flatMap((k) => (source[k] === undefined || source[k] === '' ? [] : [[k, source[k]]])))
+  const known = Object.fromEntries(
+    Object.keys(Env.properties).flatMap((k) => (source[k] === undefined || source[k] === '' ? [] : [[k, source[k]]])),
+  )
   const converted = Value.Convert(Env, Value.Default(Env, known))
   const errors = [...Value.Errors(Env, converted)]
   if (errors.length > 0) {

@@ -1,13 +1,26 @@
+import { DatabaseInUseError } from '@quire/storage'
 import { buildApp } from './app.ts'
-import { createRuntime } from './container.ts'
+import { createRuntime, type Runtime } from './container.ts'
 import { readEnv } from './env.ts'
+import { operatorSocketPath, startOperatorSocket } from './operator.ts'
 
 const env = readEnv()
-const runtime = await createRuntime(env)
+let runtime: Runtime
+try {
+  runtime = await createRuntime(env)
+} catch (error) {
+  if (!(error instanceof DatabaseInUseError)) throw error
+  process.stderr.write(`${error.message} Is Quire already running? Stop it, or point QUIRE_DATA_DIR elsewhere.\n`)
+  process.exit(1)
+}
 const app = await buildApp(runtime, {
   logger: { level: env.LOG_LEVEL },
+  logRequests: env.LOG_REQUESTS,
   serverUrl: env.API_URL ?? `http://localhost:${env.API_PORT}`,
 })
+
+// On the embedded database, operator commands (`pnpm admin`) reach the database through us.
+const operator = runtime.database.kind === 'pglite' ? await startOperatorSocket(runtime, operatorSocketPath(env)) : null
 
 let closing = false
 async function shutdown(signal: string): Promise<void> {
@@ -15,6 +28,7 @@ async function shutdown(signal: string): Promise<void> {
   closing = true
   app.log.info({ signal }, 'shutting down: finishing in-flight requests')
   await app.close()
+  await operator?.close()
   await runtime.close()
   process.exit(0)
 }

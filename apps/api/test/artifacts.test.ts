@@ -29,19 +29,37 @@ describe(`artifacts and projects (${engine})`, () => {
     const byPath = await api.request('GET', '/api/by-path/grace/notes/hello', { token: owner.token })
     expect(byPath.json()).toEqual(byId.json())
     const project = await api.request('GET', '/api/by-path/grace/notes', { token: owner.token })
-    expect(project.json()).toMatchObject({ ownerUsername: 'grace', slug: 'notes', title: 'Notes', icon: '📝', url: 'https://quire.test/grace/notes' })
+    expect(project.json()).toMatchObject({
+      ownerUsername: 'grace',
+      slug: 'notes',
+      title: 'Notes',
+      icon: '📝',
+      url: 'https://quire.test/grace/notes',
+    })
   })
 
   it('answers create with 201 and a Location, and a duplicate slug with 409 slug_taken', async () => {
     const { owner } = await seedArtifact(api)
-    const body = { ownerUsername: owner.username, projectSlug: 'notes', slug: 'second', type: 'txt', title: 'Second', content: 'x', changelog: 'c', access: { publicView: false, publicEdit: false } }
+    const body = {
+      ownerUsername: owner.username,
+      projectSlug: 'notes',
+      slug: 'second',
+      type: 'txt',
+      title: 'Second',
+      content: 'x',
+      changelog: 'c',
+      access: { publicView: false, publicEdit: false },
+    }
     const created = await api.request('POST', '/api/artifacts', { token: owner.token, body })
     expect(created.statusCode).toBe(201)
     expect(created.headers.location).toBe(`/api/artifacts/${created.json().id}`)
     const again = await api.request('POST', '/api/artifacts', { token: owner.token, body })
     expect(again.statusCode).toBe(409)
     expect(again.json()).toMatchObject({ code: 'slug_taken' })
-    const project = await api.request('POST', '/api/projects', { token: owner.token, body: { ownerUsername: owner.username, slug: 'notes', title: 'x', icon: 'x' } })
+    const project = await api.request('POST', '/api/projects', {
+      token: owner.token,
+      body: { ownerUsername: owner.username, slug: 'notes', title: 'x', icon: 'x' },
+    })
     expect(project.statusCode).toBe(409)
     expect(project.json()).toMatchObject({ code: 'slug_taken' })
   })
@@ -55,7 +73,13 @@ describe(`artifacts and projects (${engine})`, () => {
     const invalid = await api.request('GET', '/api/artifacts/slug-availability/linus/notes/Not_Valid', { token: owner.token })
     expect(invalid.json()).toMatchObject({ available: false, reason: 'invalid' })
     const preview = await api.request('GET', '/api/slug-preview/linus/notes/fresh', { token: owner.token })
-    expect(preview.json()).toEqual({ url: 'https://quire.test/linus/notes/fresh', ownerUsername: 'linus', projectSlug: 'notes', slug: 'fresh', available: true })
+    expect(preview.json()).toEqual({
+      url: 'https://quire.test/linus/notes/fresh',
+      ownerUsername: 'linus',
+      projectSlug: 'notes',
+      slug: 'fresh',
+      available: true,
+    })
     const projectTaken = await api.request('GET', '/api/projects/slug-availability/linus/notes', { token: owner.token })
     expect(projectTaken.json()).toMatchObject({ available: false, reason: 'taken' })
     const reserved = await api.request('GET', '/api/projects/slug-availability/linus/settings', { token: owner.token })
@@ -69,7 +93,16 @@ describe(`artifacts and projects (${engine})`, () => {
     for (const slug of ['b', 'c', 'd']) {
       const r = await api.request('POST', '/api/artifacts', {
         token: owner.token,
-        body: { ownerUsername: owner.username, projectSlug: 'notes', slug, type: 'md', title: slug, content: slug, changelog: '', access: { publicView: false, publicEdit: false } },
+        body: {
+          ownerUsername: owner.username,
+          projectSlug: 'notes',
+          slug,
+          type: 'md',
+          title: slug,
+          content: slug,
+          changelog: '',
+          access: { publicView: false, publicEdit: false },
+        },
       })
       expect(r.statusCode).toBe(201)
     }
@@ -90,7 +123,12 @@ describe(`artifacts and projects (${engine})`, () => {
     expect((await api.request('GET', `/api/artifacts/${artifact.id}`, { token: owner.token })).statusCode).toBe(404)
     expect((await api.request('GET', `/api/artifacts/${artifact.id}/content`, { token: owner.token })).statusCode).toBe(404)
     expect((await api.request('DELETE', `/api/artifacts/${artifact.id}`, { token: owner.token })).statusCode).toBe(404)
-    const events = await api.runtime.database.db.selectFrom('audit_events').select('action').where('artifact_id', '=', artifact.id).orderBy('id').execute()
+    const events = await api.runtime.database.db
+      .selectFrom('audit_events')
+      .select('action')
+      .where('artifact_id', '=', artifact.id)
+      .orderBy('id')
+      .execute()
     expect(events.map((e) => e.action)).toEqual(['artifact.created', 'artifact.deleted'])
     const versions = await api.runtime.database.db.selectFrom('versions').select('number').where('artifact_id', '=', artifact.id).execute()
     expect(versions).toHaveLength(1)
@@ -105,10 +143,26 @@ describe(`artifacts and projects (${engine})`, () => {
       body: { content: 'v2', expectedLatestVersion: 1 },
       headers: { 'quire-client': 'cli/0.1.0' },
     })
-    const events = await api.runtime.database.db.selectFrom('audit_events').selectAll().where('artifact_id', '=', artifact.id).orderBy('id').execute()
+    const events = await api.runtime.database.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('artifact_id', '=', artifact.id)
+      .orderBy('id')
+      .execute()
     expect(events).toHaveLength(2)
-    const key = await api.runtime.database.db.selectFrom('credentials').select('id').where('user_id', '=', owner.userId).executeTakeFirstOrThrow()
-    expect(events[0]).toMatchObject({ action: 'artifact.created', actor_kind: 'user', actor_id: owner.userId, via_surface: 'api', via_credential: 'api_key', via_credential_id: key.id })
+    const key = await api.runtime.database.db
+      .selectFrom('credentials')
+      .select('id')
+      .where('user_id', '=', owner.userId)
+      .executeTakeFirstOrThrow()
+    expect(events[0]).toMatchObject({
+      action: 'artifact.created',
+      actor_kind: 'user',
+      actor_id: owner.userId,
+      via_surface: 'api',
+      via_credential: 'api_key',
+      via_credential_id: key.id,
+    })
     expect(events[1]).toMatchObject({ action: 'artifact.version_created', via_surface: 'cli', via_credential_id: key.id })
     expect(events[1]?.data).toMatchObject({ versionNumber: 2 })
   })

@@ -63,7 +63,12 @@ describe(`optimistic concurrency over real HTTP (${engine})`, () => {
     const landed = await Promise.all(writers)
     expect(new Set(landed).size).toBe(20)
     const numbers = (
-      await api.runtime.database.db.selectFrom('versions').select('number').where('artifact_id', '=', artifact.id).orderBy('number').execute()
+      await api.runtime.database.db
+        .selectFrom('versions')
+        .select('number')
+        .where('artifact_id', '=', artifact.id)
+        .orderBy('number')
+        .execute()
     ).map((r) => r.number)
     expect(numbers).toEqual(Array.from({ length: 21 }, (_, i) => i + 1))
     expect(await count(api, 'audit_events', { artifactId: artifact.id })).toBe(21)

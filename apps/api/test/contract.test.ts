@@ -29,7 +29,8 @@ describe(`the operation table drives the API (${engine})`, () => {
     expect(doc.openapi).toBe('3.1.0')
     const found = new Map<string, { method: string; path: string; op: Record<string, unknown> }>()
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>)) {
-      for (const [method, op] of Object.entries(item)) if (typeof op.operationId === 'string') found.set(op.operationId, { method, path, op })
+      for (const [method, op] of Object.entries(item))
+        if (typeof op.operationId === 'string') found.set(op.operationId, { method, path, op })
     }
     for (const id of operationIds) {
       const spec = operations[id]
@@ -58,13 +59,36 @@ describe(`the operation table drives the API (${engine})`, () => {
     const cases = [
       { name: 'invalid JSON', payload: '{"ownerUsername":', type: 'application/json', status: 400, code: 'validation_failed' },
       { name: 'not JSON', payload: 'a=b', type: 'application/x-www-form-urlencoded', status: 415, code: 'unsupported_media_type' },
-      { name: 'unknown field', payload: JSON.stringify({ ownerUsername: 'a', slug: 'b', title: 't', icon: 'i', extra: 1 }), type: 'application/json', status: 400, code: 'validation_failed' },
-      { name: 'NUL in text', payload: JSON.stringify({ ownerUsername: 'a', slug: 'b', title: 't\u0000', icon: 'i' }), type: 'application/json', status: 400, code: 'validation_failed' },
-      { name: 'too large', payload: JSON.stringify({ x: 'y'.repeat(9 * 1024 * 1024) }), type: 'application/json', status: 413, code: 'payload_too_large' },
+      {
+        name: 'unknown field',
+        payload: JSON.stringify({ ownerUsername: 'a', slug: 'b', title: 't', icon: 'i', extra: 1 }),
+        type: 'application/json',
+        status: 400,
+        code: 'validation_failed',
+      },
+      {
+        name: 'NUL in text',
+        payload: JSON.stringify({ ownerUsername: 'a', slug: 'b', title: 't\u0000', icon: 'i' }),
+        type: 'application/json',
+        status: 400,
+        code: 'validation_failed',
+      },
+      {
+        name: 'too large',
+        payload: JSON.stringify({ x: 'y'.repeat(9 * 1024 * 1024) }),
+        type: 'application/json',
+        status: 413,
+        code: 'payload_too_large',
+      },
     ]
     const { token } = await api.user('malformed@example.com')
     for (const c of cases) {
-      const res = await api.app.inject({ method: 'POST', url: '/api/projects', payload: c.payload, headers: { 'content-type': c.type, authorization: `Bearer ${token}` } })
+      const res = await api.app.inject({
+        method: 'POST',
+        url: '/api/projects',
+        payload: c.payload,
+        headers: { 'content-type': c.type, authorization: `Bearer ${token}` },
+      })
       expect(res.statusCode, c.name).toBe(c.status)
       expect(res.headers['content-type'], c.name).toContain('application/problem+json')
       const body = res.json()
@@ -72,7 +96,10 @@ describe(`the operation table drives the API (${engine})`, () => {
       expect(body.requestId).toBe(res.headers['x-request-id'])
       expect(JSON.stringify(body)).not.toMatch(/at .*\.ts:\d+/)
     }
-    const unknownField = await api.request('POST', '/api/projects', { token, body: { ownerUsername: 'a', slug: 'b', title: 't', icon: 'i', extra: 1 } })
+    const unknownField = await api.request('POST', '/api/projects', {
+      token,
+      body: { ownerUsername: 'a', slug: 'b', title: 't', icon: 'i', extra: 1 },
+    })
     expect(unknownField.json().errors).toEqual([{ path: '/body/extra', message: 'is not an allowed field' }])
   })
 
@@ -81,7 +108,18 @@ describe(`the operation table drives the API (${engine})`, () => {
     const res = await api.request('POST', '/api/artifacts', { token, body: { ownerUsername: 'UPPER', type: 'exe' } })
     expect(res.statusCode).toBe(400)
     const paths = (res.json().errors as { path: string }[]).map((e) => e.path)
-    expect(paths).toEqual(expect.arrayContaining(['/body/ownerUsername', '/body/type', '/body/projectSlug', '/body/slug', '/body/title', '/body/content', '/body/changelog', '/body/access']))
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/body/ownerUsername',
+        '/body/type',
+        '/body/projectSlug',
+        '/body/slug',
+        '/body/title',
+        '/body/content',
+        '/body/changelog',
+        '/body/access',
+      ]),
+    )
   })
 
   it('keeps an incoming request id and echoes it', async () => {

@@ -29,16 +29,30 @@ const pathParam = (name: string) =>
 
 function pathArbitrary(op: OperationSpec) {
   const names = [...op.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1] as string)
-  return fc.tuple(...names.map((n) => (n === 'versionNumber' ? fc.oneof(fc.integer({ min: -5, max: 5 }), fc.string()).map((v) => () => String(v)) : pathParam(n)))).map(
-    (values) => names.reduce((path, name, i) => path.replace(`:${name}`, encodeURIComponent((values[i] as () => string)()).replace(/%25/g, '%')), op.path),
-  )
+  return fc
+    .tuple(
+      ...names.map((n) =>
+        n === 'versionNumber' ? fc.oneof(fc.integer({ min: -5, max: 5 }), fc.string()).map((v) => () => String(v)) : pathParam(n),
+      ),
+    )
+    .map((values) =>
+      names.reduce(
+        (path, name, i) => path.replace(`:${name}`, encodeURIComponent((values[i] as () => string)()).replace(/%25/g, '%')),
+        op.path,
+      ),
+    )
 }
 
 function queryArbitrary(op: OperationSpec) {
   const schema = op.query ? arbitraryFor(op.query as never) : fc.constant({})
   return fc.oneof(schema, mutated(schema)).map((q) => {
     if (q === null || typeof q !== 'object' || Array.isArray(q)) return `?junk=${encodeURIComponent(JSON.stringify(q))}`
-    const s = new URLSearchParams(Object.entries(q as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)])).toString()
+    const s = new URLSearchParams(
+      Object.entries(q as Record<string, unknown>).map(([k, v]) => [
+        k,
+        typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v),
+      ]),
+    ).toString()
     return s ? `?${s}` : ''
   })
 }
@@ -50,7 +64,14 @@ function bodyArbitrary(op: OperationSpec): fc.Arbitrary<{ payload?: string; cont
     { weight: 3, arbitrary: valid.map((b) => ({ payload: JSON.stringify(b), contentType: 'application/json' })) },
     { weight: 3, arbitrary: mutated(valid).map((b) => ({ payload: JSON.stringify(b), contentType: 'application/json' })) },
     { weight: 1, arbitrary: fc.string({ maxLength: 50 }).map((s) => ({ payload: s, contentType: 'application/json' })) },
-    { weight: 1, arbitrary: fc.constantFrom({ payload: 'x=1', contentType: 'application/x-www-form-urlencoded' }, {}, { payload: '', contentType: 'application/json' }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        { payload: 'x=1', contentType: 'application/x-www-form-urlencoded' },
+        {},
+        { payload: '', contentType: 'application/json' },
+      ),
+    },
   )
 }
 
@@ -67,7 +88,12 @@ describe(`fuzzing every operation of the table (${engine})`, () => {
           if (who === 'owner') headers.authorization = `Bearer ${realIds.token}`
           if (who === 'garbage') headers.authorization = 'Bearer qk_garbage'
           if (body.contentType) headers['content-type'] = body.contentType
-          const res = await api.app.inject({ method: op.method, url: `${path}${query}`, headers, ...(body.payload !== undefined ? { payload: body.payload } : {}) })
+          const res = await api.app.inject({
+            method: op.method,
+            url: `${path}${query}`,
+            headers,
+            ...(body.payload !== undefined ? { payload: body.payload } : {}),
+          })
           expect(res.statusCode, `${op.method} ${path}${query} ${body.payload ?? ''}`).toBeLessThan(500)
           if (res.statusCode >= 400) {
             expect(res.headers['content-type']).toContain('application/problem+json')

@@ -12,7 +12,11 @@ export interface TestApi {
   readonly runtime: Runtime
   /** A fresh user with an API key; returns the secret and the username. */
   user(email: string, scopes?: readonly Scope[]): Promise<{ token: string; username: string; userId: string }>
-  request(method: string, url: string, options?: { token?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>
+  request(
+    method: string,
+    url: string,
+    options?: { token?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>
   close(): Promise<void>
 }
 
@@ -73,7 +77,11 @@ export async function seedArtifact(
 }
 
 /** Counts rows of a table in the test database. */
-export async function count(api: TestApi, table: 'versions' | 'contents' | 'audit_events' | 'artifacts' | 'idempotency_keys', where?: { artifactId: string }) {
+export async function count(
+  api: TestApi,
+  table: 'versions' | 'contents' | 'audit_events' | 'artifacts' | 'idempotency_keys',
+  where?: { artifactId: string },
+) {
   let q = api.runtime.database.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n'))
   if (where && table !== 'contents' && table !== 'idempotency_keys') q = q.where('artifact_id' as never, '=', where.artifactId as never)
   const row = await q.executeTakeFirstOrThrow()

@@ -57,14 +57,16 @@ export function arbitraryFor(schema: Schema): fc.Arbitrary<unknown> {
 
 /** Breaks a valid value: drop a field, add an unknown one, or put a wrong type somewhere. */
 export function mutated(value: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
-  return fc.tuple(value, fc.nat(), fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('drop', 'extra', 'retype', 'replace')).map(([v, n, junk, how]) => {
-    if (how === 'replace' || v === null || typeof v !== 'object' || Array.isArray(v)) return junk
-    const copy = { ...(v as Record<string, unknown>) }
-    const keys = Object.keys(copy)
-    const key = keys.length > 0 ? keys[n % keys.length] : undefined
-    if (how === 'drop' && key !== undefined) delete copy[key]
-    else if (how === 'retype' && key !== undefined) copy[key] = junk
-    else copy[`unexpected_${n % 7}`] = junk
-    return copy
-  })
+  return fc
+    .tuple(value, fc.nat(), fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('drop', 'extra', 'retype', 'replace'))
+    .map(([v, n, junk, how]) => {
+      if (how === 'replace' || v === null || typeof v !== 'object' || Array.isArray(v)) return junk
+      const copy = { ...(v as Record<string, unknown>) }
+      const keys = Object.keys(copy)
+      const key = keys.length > 0 ? keys[n % keys.length] : undefined
+      if (how === 'drop' && key !== undefined) delete copy[key]
+      else if (how === 'retype' && key !== undefined) copy[key] = junk
+      else copy[`unexpected_${n % 7}`] = junk
+      return copy
+    })
 }

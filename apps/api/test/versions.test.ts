@@ -18,7 +18,13 @@ describe(`versions (${engine})`, () => {
       body: { content: '# Hello\nworld\n', changelog: 'add world', expectedLatestVersion: 1 },
     })
     expect(appended.statusCode).toBe(201)
-    expect(appended.json()).toMatchObject({ artifactId: artifact.id, versionNumber: 2, changelog: 'add world', restoredFrom: null, size: 14 })
+    expect(appended.json()).toMatchObject({
+      artifactId: artifact.id,
+      versionNumber: 2,
+      changelog: 'add world',
+      restoredFrom: null,
+      size: 14,
+    })
 
     const latest = await api.request('GET', `/api/artifacts/${artifact.id}/content`, { token: owner.token })
     expect(latest.json()).toMatchObject({ versionNumber: 2, content: '# Hello\nworld\n', type: 'md' })
@@ -43,7 +49,10 @@ describe(`versions (${engine})`, () => {
       [1, 'a\nB\nc\n'],
       [2, 'a\nB\nc\nd\n'],
     ] as const) {
-      const ok = await api.request('POST', `/api/artifacts/${artifact.id}/versions`, { token: owner.token, body: { content, expectedLatestVersion: n } })
+      const ok = await api.request('POST', `/api/artifacts/${artifact.id}/versions`, {
+        token: owner.token,
+        body: { content, expectedLatestVersion: n },
+      })
       expect(ok.statusCode).toBe(201)
     }
     const stale = await api.request('POST', `/api/artifacts/${artifact.id}/versions`, {
@@ -59,7 +68,10 @@ describe(`versions (${engine})`, () => {
 
   it('restores version N as a new head without storing new content', async () => {
     const { owner, artifact } = await seedArtifact(api, { content: 'first unique content for restore\n' })
-    await api.request('POST', `/api/artifacts/${artifact.id}/versions`, { token: owner.token, body: { content: 'second\n', expectedLatestVersion: 1 } })
+    await api.request('POST', `/api/artifacts/${artifact.id}/versions`, {
+      token: owner.token,
+      body: { content: 'second\n', expectedLatestVersion: 1 },
+    })
     const contentsBefore = await count(api, 'contents')
     const restored = await api.request('POST', `/api/artifacts/${artifact.id}/versions/1/restore`, { token: owner.token })
     expect(restored.statusCode).toBe(201)
@@ -69,7 +81,10 @@ describe(`versions (${engine})`, () => {
     expect(head.json()).toMatchObject({ versionNumber: 3, content: 'first unique content for restore\n' })
     const missing = await api.request('POST', `/api/artifacts/${artifact.id}/versions/9/restore`, { token: owner.token })
     expect(missing.statusCode).toBe(404)
-    const stale = await api.request('POST', `/api/artifacts/${artifact.id}/versions/1/restore`, { token: owner.token, body: { expectedLatestVersion: 2 } })
+    const stale = await api.request('POST', `/api/artifacts/${artifact.id}/versions/1/restore`, {
+      token: owner.token,
+      body: { expectedLatestVersion: 2 },
+    })
     expect(stale.statusCode).toBe(409)
   })
 
@@ -77,7 +92,10 @@ describe(`versions (${engine})`, () => {
     const a = await seedArtifact(api, { content: 'shared body\n' })
     const before = await count(api, 'contents')
     await seedArtifact(api, { content: 'shared body\n' })
-    await api.request('POST', `/api/artifacts/${a.artifact.id}/versions`, { token: a.owner.token, body: { content: 'shared body\n', expectedLatestVersion: 1 } })
+    await api.request('POST', `/api/artifacts/${a.artifact.id}/versions`, {
+      token: a.owner.token,
+      body: { content: 'shared body\n', expectedLatestVersion: 1 },
+    })
     expect(await count(api, 'contents')).toBe(before)
   })
 
@@ -107,12 +125,17 @@ describe(`versions (${engine})`, () => {
   it('lists versions newest first and walks the cursor to the end', async () => {
     const { owner, artifact } = await seedArtifact(api)
     for (let n = 1; n < 7; n++) {
-      await api.request('POST', `/api/artifacts/${artifact.id}/versions`, { token: owner.token, body: { content: `v${n + 1}\n`, expectedLatestVersion: n } })
+      await api.request('POST', `/api/artifacts/${artifact.id}/versions`, {
+        token: owner.token,
+        body: { content: `v${n + 1}\n`, expectedLatestVersion: n },
+      })
     }
     const seen: number[] = []
     let cursor: string | null = null
     do {
-      const page = await api.request('GET', `/api/artifacts/${artifact.id}/versions?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { token: owner.token })
+      const page = await api.request('GET', `/api/artifacts/${artifact.id}/versions?limit=3${cursor ? `&cursor=${cursor}` : ''}`, {
+        token: owner.token,
+      })
       expect(page.statusCode).toBe(200)
       const body = page.json() as { items: { versionNumber: number }[]; nextCursor: string | null }
       seen.push(...body.items.map((v) => v.versionNumber))
@@ -128,7 +151,10 @@ describe(`versions (${engine})`, () => {
 
   it('diffs two versions as a unified diff that applies', async () => {
     const { owner, artifact } = await seedArtifact(api, { content: 'one\ntwo\nthree\n' })
-    await api.request('POST', `/api/artifacts/${artifact.id}/versions`, { token: owner.token, body: { content: 'one\n2\nthree\nfour\n', expectedLatestVersion: 1 } })
+    await api.request('POST', `/api/artifacts/${artifact.id}/versions`, {
+      token: owner.token,
+      body: { content: 'one\n2\nthree\nfour\n', expectedLatestVersion: 1 },
+    })
     const res = await api.request('GET', `/api/artifacts/${artifact.id}/diff?from=1&to=2`, { token: owner.token })
     expect(res.statusCode).toBe(200)
     const body = res.json()

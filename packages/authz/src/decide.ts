@@ -1,39 +1,43 @@
-import { type Action, type Decision, type Principal, type Resource, scopeFor, userOf } from '@quire/core'
+import { type Action, type Decision, type Grant, type Principal, type Resource, scopeFor, userOf } from '@quire/core'
 import { linkGrants, roleGrants } from './roles.ts'
 
-const allow = (reason: string): Decision => ({ allow: true, reason })
+const allow = (reason: string, grant: Grant = { kind: 'open' }): Decision => ({ allow: true, reason, grant })
 const deny = (code: Exclude<Decision, { allow: true }>['code'], reason: string): Decision => ({ allow: false, code, reason })
 
 /** Token scopes narrow what a principal may do; a session carries all of its user's rights. */
-function scopeCheck(principal: Principal, action: Action, granted: string): Decision {
-  if (principal.kind === 'anonymous' || principal.kind === 'share_link' || principal.kind === 'session') return allow(granted)
+function scopeCheck(principal: Principal, action: Action, granted: string, grant: Grant): Decision {
+  if (principal.kind === 'anonymous' || principal.kind === 'share_link' || principal.kind === 'session') return allow(granted, grant)
   const scope = scopeFor(action)
-  if (principal.scopes.includes(scope)) return allow(`${granted}; the credential carries ${scope}`)
+  if (principal.scopes.includes(scope)) return allow(`${granted}; the credential carries ${scope}`, grant)
   return { allow: false, code: 'insufficient_scope', reason: `the credential lacks ${scope}`, scope }
 }
 
 function decideArtifact(principal: Principal, action: Action, artifact: Extract<Resource, { type: 'artifact' }>): Decision {
   if (principal.kind === 'share_link') {
     if (principal.artifactId !== artifact.id) return deny('not_found', 'a share link reaches only its own artifact')
-    if (linkGrants[principal.role].has(action)) return allow(`share link with role ${principal.role}`)
+    if (linkGrants[principal.role].has(action)) return allow(`share link with role ${principal.role}`, { kind: 'share_link' })
     return deny('forbidden', `a ${principal.role} share link does not grant ${action}`)
   }
   const user = userOf(principal)
   // A role only ever belongs to a user; never trust one handed in for anyone else.
   const role = user === null ? null : artifact.role
-  const allowlisted = user !== null && user.emailVerified && artifact.viewerEmails.includes(user.email.toLowerCase())
+  const allowlisted = user?.emailVerified && artifact.viewerEmails.includes(user.email.toLowerCase())
   const visible = artifact.publicView || role !== null || allowlisted
   if (!visible) return deny('not_found', 'the artifact is private and the caller has no relation to it')
 
   if (principal.kind === 'anonymous') {
-    if (action === 'artifact.read') return allow('the artifact is publicly viewable')
+    if (action === 'artifact.read') return allow('the artifact is publicly viewable', { kind: 'public_view' })
     return deny('unauthenticated', 'anonymous callers never write')
   }
-  if (role !== null && roleGrants[role].has(action)) return scopeCheck(principal, action, `workspace ${role}`)
+  if (role !== null && roleGrants[role].has(action)) return scopeCheck(principal, action, `workspace ${role}`, { kind: 'role', role })
   if (action === 'artifact.read') {
-    return scopeCheck(principal, action, artifact.publicView ? 'the artifact is publicly viewable' : 'the caller is on the viewer allowlist')
+    return artifact.publicView
+      ? scopeCheck(principal, action, 'the artifact is publicly viewable', { kind: 'public_view' })
+      : scopeCheck(principal, action, 'the caller is on the viewer allowlist', { kind: 'viewer_email' })
   }
-  if (action === 'artifact.update' && artifact.publicEdit) return scopeCheck(principal, action, 'the artifact is publicly editable')
+  if (action === 'artifact.update' && artifact.publicEdit) {
+    return scopeCheck(principal, action, 'the artifact is publicly editable', { kind: 'public_edit' })
+  }
   return deny('forbidden', role ? `a workspace ${role} may not ${action}` : `only workspace members may ${action}`)
 }
 
@@ -50,13 +54,13 @@ export function decide(principal: Principal, action: Action, resource: Resource)
     case 'account': {
       if (principal.kind === 'anonymous') return deny('unauthenticated', 'account data needs a signed-in caller')
       if (userOf(principal) === null) return deny('forbidden', 'the credential is not tied to an account')
-      return scopeCheck(principal, action, 'own account')
+      return scopeCheck(principal, action, 'own account', { kind: 'open' })
     }
     case 'workspace': {
       if (principal.kind === 'anonymous') return deny('unauthenticated', 'workspaces need a signed-in caller')
       if (userOf(principal) === null || resource.role === null) return deny('not_found', 'the caller is not a member of the workspace')
       if (!roleGrants[resource.role].has(action)) return deny('forbidden', `a workspace ${resource.role} may not ${action}`)
-      return scopeCheck(principal, action, `workspace ${resource.role}`)
+      return scopeCheck(principal, action, `workspace ${resource.role}`, { kind: 'role', role: resource.role })
     }
     case 'artifact':
       return decideArtifact(principal, action, resource)

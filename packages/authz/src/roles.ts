@@ -27,7 +27,14 @@ export const roleGrants: Readonly<Record<Role, ReadonlySet<Action>>> = {
     'project.read',
     'project.create',
   ]),
-  member: new Set<Action>(['artifact.read', 'artifact.create', 'artifact.update', 'artifact.access.read', 'project.read', 'project.create']),
+  member: new Set<Action>([
+    'artifact.read',
+    'artifact.create',
+    'artifact.update',
+    'artifact.access.read',
+    'project.read',
+    'project.create',
+  ]),
 }
 
 /** What a share link's role grants on its one artifact. */

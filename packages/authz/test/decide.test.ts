@@ -37,7 +37,14 @@ interface Scenario {
   readonly expect: Partial<Record<PrincipalName, Record<Action, Expect>>>
 }
 
-const memberActions: Action[] = ['artifact.read', 'artifact.create', 'artifact.update', 'artifact.access.read', 'project.read', 'project.create']
+const memberActions: Action[] = [
+  'artifact.read',
+  'artifact.create',
+  'artifact.update',
+  'artifact.access.read',
+  'project.read',
+  'project.create',
+]
 
 /** Every action × principal kind, on the situations that matter. */
 const scenarios: Scenario[] = [
@@ -60,7 +67,11 @@ const scenarios: Scenario[] = [
   {
     name: 'private artifact in a workspace where the user is a member',
     resource: artifact({ role: 'member' }),
-    expect: { session: only(memberActions, 'forbidden'), apiKey: only(memberActions, 'forbidden'), agent: only(memberActions, 'forbidden') },
+    expect: {
+      session: only(memberActions, 'forbidden'),
+      apiKey: only(memberActions, 'forbidden'),
+      agent: only(memberActions, 'forbidden'),
+    },
   },
   {
     name: 'private artifact, admin',
@@ -171,7 +182,8 @@ describe('decide(): every action × principal kind', () => {
     const seen = new Set<string>()
     for (const s of scenarios)
       for (const [who, table] of Object.entries(s.expect))
-        for (const action of Object.keys(table as object)) if (relevant(s.resource, action as Action)) seen.add(`${principals[who as PrincipalName].kind}|${action}`)
+        for (const action of Object.keys(table as object))
+          if (relevant(s.resource, action as Action)) seen.add(`${principals[who as PrincipalName].kind}|${action}`)
     const kinds = new Set(Object.values(principals).map((p) => p.kind))
     for (const kind of kinds) for (const action of Actions) expect(seen, `${kind} × ${action}`).toContain(`${kind}|${action}`)
   })
@@ -188,23 +200,44 @@ describe('decide(): every action × principal kind', () => {
 
   it('an unverified email on the allowlist grants nothing', () => {
     const unverified: Principal = { kind: 'session', credentialId: 'ses_2', user: { ...bob, emailVerified: false }, scopes: 'all' }
-    expect(decide(unverified, 'artifact.read', artifact({ viewerEmails: ['bob@example.com'] }))).toMatchObject({ allow: false, code: 'not_found' })
+    expect(decide(unverified, 'artifact.read', artifact({ viewerEmails: ['bob@example.com'] }))).toMatchObject({
+      allow: false,
+      code: 'not_found',
+    })
   })
 })
 
 describe('authenticate()', () => {
   const now = new Date('2026-11-22T12:00:00.000Z')
   const policy = createPolicy({ audience: 'https://api.example.com' })
-  const base = { id: 'key_1', kind: 'api_key' as const, scopes: ['artifacts:read', 'not-a-scope'], expiresAt: null, revokedAt: null, audience: null, user: ada, agentId: null, artifactId: null, role: null }
+  const base = {
+    id: 'key_1',
+    kind: 'api_key' as const,
+    scopes: ['artifacts:read', 'not-a-scope'],
+    expiresAt: null,
+    revokedAt: null,
+    audience: null,
+    user: ada,
+    agentId: null,
+    artifactId: null,
+    role: null,
+  }
 
   it('turns a live API key into a principal with only the known scopes', () => {
-    expect(policy.authenticate(base, now)).toEqual({ ok: true, principal: { kind: 'api_key', credentialId: 'key_1', user: ada, scopes: ['artifacts:read'] } })
+    expect(policy.authenticate(base, now)).toEqual({
+      ok: true,
+      principal: { kind: 'api_key', credentialId: 'key_1', user: ada, scopes: ['artifacts:read'] },
+    })
   })
   it.each([
     ['unknown', null, 'unknown credential'],
     ['revoked', { ...base, revokedAt: new Date(now.getTime() - 1) }, 'revoked'],
     ['expired at this very moment', { ...base, expiresAt: now }, 'expired'],
-    ['OAuth token for another resource', { ...base, kind: 'oauth' as const, audience: 'https://elsewhere.example.com' }, 'issued for another resource'],
+    [
+      'OAuth token for another resource',
+      { ...base, kind: 'oauth' as const, audience: 'https://elsewhere.example.com' },
+      'issued for another resource',
+    ],
   ])('refuses a credential that is %s', (_name, record, reason) => {
     expect(policy.authenticate(record, now)).toEqual({ ok: false, reason })
   })

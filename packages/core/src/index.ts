@@ -10,8 +10,8 @@ export {
   Actions,
   ActorRef,
   type ArtifactType,
-  artifactTypes,
   actions,
+  artifactTypes,
   type ErrorCode,
   ErrorCodes,
   errorCodes,
@@ -36,7 +36,7 @@ export { type UnifiedDiff, type UnifiedDiffOptions, unifiedDiff } from './diff/u
 export { type AuditAction, type AuditEventDraft, type AuditVia, actorOf, auditActions, operatorActor, viaOf } from './domain/audit.ts'
 export { canonicalJson, sha256Hex } from './domain/hash.ts'
 export { createIdGenerator, systemClock } from './domain/ids.ts'
-export type { Authentication, Decision, DenyCode, Policy, Resource, Role } from './domain/policy.ts'
+export type { Authentication, Decision, DenyCode, Grant, Policy, Resource, Role } from './domain/policy.ts'
 export {
   type Caller,
   type CredentialKind,
@@ -54,7 +54,9 @@ export { newSecret, secretPrefixes } from './domain/secrets.ts'
 
 // Ports.
 export type { AccountStore, ApiKeyStore, CreateApiKeyCommand, EnsureUserCommand } from './ports/accounts.ts'
+export type { Admission, AdmissionCache } from './ports/admissions.ts'
 export type {
+  ArtifactAccess,
   ArtifactContext,
   ArtifactRecord,
   ContentRecord,
@@ -62,10 +64,11 @@ export type {
   IdempotencyRecord,
   NamespaceContext,
   ProjectRecord,
+  VersionContext,
   VersionRecord,
   WorkspaceRecord,
 } from './ports/records.ts'
-export type { Clock, IdGenerator, IdPrefix } from './ports/runtime.ts'
+export type { Clock, IdGenerator, IdPrefix, Sha256 } from './ports/runtime.ts'
 export type {
   AppendOutcome,
   AppendVersionCommand,
@@ -79,6 +82,7 @@ export type {
   PageRequest,
   ProjectStore,
   SoftDeleteCommand,
+  WriteGuard,
   WriteRefusal,
 } from './ports/stores.ts'
 

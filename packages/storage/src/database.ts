@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, PostgresDialect } from 'kysely'
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
-import { preparingPool } from './prepared-pool.ts'
+import { lockDataDir } from './data-dir-lock.ts'
+import { preparingPool, statementName } from './prepared-pool.ts'
 import type { Database } from './schema.ts'
 
 /** Where the data lives: a PostgreSQL URL, or an embedded PGlite directory (or memory). */
@@ -17,29 +18,58 @@ export type DatabaseConfig =
     }
   | { readonly kind: 'pglite'; readonly dataDir?: string; readonly snapshot?: Blob | File }
 
+/** Runs one statement and returns its rows: the hot path's way around the query builder. */
+export type RawQuery = <R>(text: string, parameters: readonly unknown[]) => Promise<R[]>
+
 export interface DatabaseHandle {
   readonly db: Kysely<Database>
+  /** One statement, straight to the driver (prepared on PostgreSQL). */
+  readonly query: RawQuery
   readonly kind: DatabaseConfig['kind']
   /** The embedded instance, when PGlite (for snapshots). */
   readonly pglite: PGlite | null
   close(): Promise<void>
 }
 
-// timestamptz and arrays are parsed by pg already; bigint counts arrive as strings and are
-// converted where read. int4 stays a number.
+/** Raw statements through a Kysely instance (and whatever it logs or serialises). */
+export function queryThrough(db: Kysely<Database>): RawQuery {
+  return async <R>(text: string, parameters: readonly unknown[]) =>
+    (await db.executeQuery<R>(CompiledQuery.raw(text, [...parameters]))).rows as R[]
+}
 
 /** Opens the database. Nothing is migrated here; call `migrateToLatest`. */
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 })
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: config.preparedStatements === false ? pool : preparingPool(pool) }) })
-    return { db, kind: 'postgres', pglite: null, close: () => db.destroy() }
+    const prepared = config.preparedStatements !== false
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: prepared ? preparingPool(pool) : pool }) })
+    const query: RawQuery = async <R>(text: string, parameters: readonly unknown[]) => {
+      const values = parameters as unknown[]
+      const result = await pool.query(prepared ? { name: statementName(text), text, values } : { text, values })
+      return result.rows as R[]
+    }
+    return { db, query, kind: 'postgres', pglite: null, close: () => db.destroy() }
   }
-  if (config.dataDir) mkdirSync(config.dataDir, { recursive: true })
-  const pglite = await PGlite.create({
-    ...(config.dataDir ? { dataDir: config.dataDir } : {}),
-    ...(config.snapshot ? { loadDataDir: config.snapshot } : {}),
-  })
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) })
-  return { db, kind: 'pglite', pglite, close: () => db.destroy() }
+  let release = () => {}
+  if (config.dataDir) {
+    mkdirSync(config.dataDir, { recursive: true })
+    release = lockDataDir(config.dataDir)
+  }
+  try {
+    const pglite = await PGlite.create({
+      ...(config.dataDir ? { dataDir: config.dataDir } : {}),
+      ...(config.snapshot ? { loadDataDir: config.snapshot } : {}),
+    })
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) })
+    // PGlite has one connection, serialised by the dialect (transactions included): raw
+    // statements go through it too, so they never land inside someone else's transaction.
+    const close = async () => {
+      await db.destroy()
+      release()
+    }
+    return { db, query: queryThrough(db), kind: 'pglite', pglite, close }
+  } catch (error) {
+    release()
+    throw error
+  }
 }

@@ -3,16 +3,29 @@
  * PostgreSQL (production) and PGlite (the embedded default); stores implementing core's ports,
  * each change committed with its audit event in one transaction.
  */
-import type { AccountStore, ApiKeyStore, ArtifactStore, CredentialStore, HealthProbe, IdempotencyStore, ProjectStore } from '@quire/core'
+import type {
+  AccountStore,
+  AdmissionCache,
+  ApiKeyStore,
+  ArtifactStore,
+  CredentialStore,
+  HealthProbe,
+  IdempotencyStore,
+  ProjectStore,
+} from '@quire/core'
 import { type Kysely, sql } from 'kysely'
+import type { RawQuery } from './database.ts'
 import type { Database } from './schema.ts'
 import { accountStore, apiKeyStore } from './stores/accounts.ts'
+import { admissionCache } from './stores/admissions.ts'
 import { artifactStore } from './stores/artifacts.ts'
 import { credentialStore } from './stores/credentials.ts'
 import { idempotencyStore } from './stores/idempotency.ts'
+import { ImmutableCache } from './stores/immutable-cache.ts'
 import { projectStore } from './stores/projects.ts'
 
-export { type DatabaseConfig, type DatabaseHandle, openDatabase } from './database.ts'
+export { DatabaseInUseError } from './data-dir-lock.ts'
+export { type DatabaseConfig, type DatabaseHandle, openDatabase, queryThrough, type RawQuery } from './database.ts'
 export { migrateToLatest } from './migrations/index.ts'
 export type { Database } from './schema.ts'
 
@@ -22,17 +35,35 @@ export interface Stores {
   readonly artifacts: ArtifactStore
   readonly projects: ProjectStore
   readonly idempotency: IdempotencyStore
+  readonly admissions: AdmissionCache
   readonly accounts: AccountStore
   readonly apiKeys: ApiKeyStore
   readonly health: HealthProbe
 }
 
-export function createStores(db: Kysely<Database>): Stores {
+/** Memory for what never changes (versions, content by SHA-256), per process. */
+export interface StoreOptions {
+  /** Bytes of content to keep in memory (default 64 MiB). */
+  readonly contentCacheBytes?: number
+  /** Version records to keep in memory (default 100,000). */
+  readonly versionCacheEntries?: number
+  /** Recent write admissions to keep (default 10,000; each lives a minute at most). */
+  readonly admissionEntries?: number
+}
+
+/** Every store over one database: the query builder, and the raw path for the hottest reads. */
+export function createStores(database: { readonly db: Kysely<Database>; readonly query: RawQuery }, options: StoreOptions = {}): Stores {
+  const { db } = database
+  const cache = new ImmutableCache({
+    contentBytes: options.contentCacheBytes ?? 64 * 1024 * 1024,
+    versions: options.versionCacheEntries ?? 100_000,
+  })
   return {
     credentials: credentialStore(db),
-    artifacts: artifactStore(db),
+    artifacts: artifactStore(database, cache),
     projects: projectStore(db),
     idempotency: idempotencyStore(db),
+    admissions: admissionCache({ entries: options.admissionEntries ?? 10_000, ttlMs: 60_000 }),
     accounts: accountStore(db),
     apiKeys: apiKeyStore(db),
     health: {

@@ -7,6 +7,6 @@ interface PgError {
 /** True for a unique-constraint violation, optionally on a given constraint or index. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const e = error as PgError | null
-  if (!e || e.code !== '23505') return false
+  if (e?.code !== '23505') return false
   return constraint === undefined || e.constraint === constraint
 }

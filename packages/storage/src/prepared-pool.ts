@@ -9,20 +9,23 @@ import type pg from 'pg'
  * execution (measured: 1.1 ms planning against 0.16 ms execution). Statements without
  * parameters (DDL, BEGIN/COMMIT) run unnamed, as usual.
  */
-export function preparingPool(pool: pg.Pool): PostgresPool {
-  const names = new Map<string, string>()
-  const nameOf = (text: string): string => {
-    let name = names.get(text)
-    if (name === undefined) {
-      name = `q_${createHash('sha1').update(text).digest('base64url')}`
-      names.set(text, name)
-    }
-    return name
+const names = new Map<string, string>()
+
+/** A stable name per statement text (statements are few: they come from code, not input). */
+export function statementName(text: string): string {
+  let name = names.get(text)
+  if (name === undefined) {
+    name = `q_${createHash('sha1').update(text).digest('base64url')}`
+    names.set(text, name)
   }
+  return name
+}
+
+export function preparingPool(pool: pg.Pool): PostgresPool {
   function query(client: pg.PoolClient, textOrCursor: string | PostgresCursor<unknown>, parameters?: ReadonlyArray<unknown>): unknown {
     if (typeof textOrCursor !== 'string') return client.query(textOrCursor as never)
     if (!parameters || parameters.length === 0) return client.query(textOrCursor)
-    return client.query({ name: nameOf(textOrCursor), text: textOrCursor, values: parameters as unknown[] })
+    return client.query({ name: statementName(textOrCursor), text: textOrCursor, values: parameters as unknown[] })
   }
   return {
     options: pool.options,

@@ -7,7 +7,9 @@ export interface UsersTable {
   id: string
   email: string
   email_verified: boolean
-  personal_workspace_id: string | null
+  personal_workspace_id: string
+  /** Always equal to the personal workspace's slug (a cascading foreign key keeps it so). */
+  username: string
   created_at: Timestamp
 }
 

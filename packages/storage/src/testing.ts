@@ -31,8 +31,17 @@ function admin(url: string): Kysely<unknown> {
 const templateOf = (run: TestRun) => `quire_tpl_${run.runId}`
 
 /** Once per run: a migrated PGlite snapshot file and, if asked, a migrated PostgreSQL template. */
-export async function prepareTestRun(options: { runId?: string; pgAdminUrl: string; snapshotPath: string; engines: readonly TestEngine[] }): Promise<TestRun> {
-  const run: TestRun = { runId: options.runId ?? randomBytes(4).toString('hex'), pgAdminUrl: options.pgAdminUrl, pgliteSnapshot: options.snapshotPath }
+export async function prepareTestRun(options: {
+  runId?: string
+  pgAdminUrl: string
+  snapshotPath: string
+  engines: readonly TestEngine[]
+}): Promise<TestRun> {
+  const run: TestRun = {
+    runId: options.runId ?? randomBytes(4).toString('hex'),
+    pgAdminUrl: options.pgAdminUrl,
+    pgliteSnapshot: options.snapshotPath,
+  }
   if (options.engines.includes('pglite')) {
     const handle = await openDatabase({ kind: 'pglite' })
     await migrateToLatest(handle.db)
@@ -64,7 +73,9 @@ export async function prepareTestRun(options: { runId?: string; pgAdminUrl: stri
 export async function finishTestRun(run: TestRun): Promise<void> {
   const db = admin(run.pgAdminUrl)
   try {
-    const { rows } = await sql<{ datname: string }>`SELECT datname FROM pg_database WHERE datname LIKE ${`quire_%_${run.runId}%`}`.execute(db)
+    const { rows } = await sql<{ datname: string }>`SELECT datname FROM pg_database WHERE datname LIKE ${`quire_%_${run.runId}%`}`.execute(
+      db,
+    )
     for (const { datname } of rows) await sql.raw(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).execute(db)
   } catch {
     // PostgreSQL was never used in this run.

@@ -1,26 +1,46 @@
-import { type AuditEventDraft, type CoreDeps, createArtifact, createIdGenerator, createProject, defaultLimits, issueOperatorToken, type Policy, sha256Hex, systemClock } from '@quire/core'
+import type { PGlite } from '@electric-sql/pglite'
 import { createPolicy } from '@quire/authz'
-import { type KyselyPlugin, sql } from 'kysely'
+import {
+  type AuditEventDraft,
+  type CoreDeps,
+  createArtifact,
+  createIdGenerator,
+  createProject,
+  defaultLimits,
+  issueOperatorToken,
+  type Policy,
+  sha256Hex,
+  systemClock,
+  type WriteGuard,
+} from '@quire/core'
+import { Kysely, type LogEvent, PostgresDialect, sql } from 'kysely'
+import { PGliteDialect } from 'kysely-pglite-dialect'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
-import { createStores, type DatabaseHandle } from '../src/index.ts'
+import { createStores, type Database, queryThrough } from '../src/index.ts'
+import type { TestDatabase } from '../src/testing.ts'
 
-let handle: DatabaseHandle
+let handle: TestDatabase
+let url = ''
 let deps: CoreDeps & ReturnType<typeof createStores>
 const policy: Policy = createPolicy()
 const ids = createIdGenerator()
 
-/** Counts the statements a piece of code sends. */
+const counted: Kysely<Database>[] = []
+
+/** Stores over a second connection to the same database that counts every statement sent. */
 function countingStores() {
   let queries = 0
-  const plugin: KyselyPlugin = {
-    transformQuery: (args) => {
-      queries++
-      return args.node
-    },
-    transformResult: async (args) => args.result,
+  const log = (event: LogEvent) => {
+    if (event.level === 'query') queries++
   }
-  return { stores: createStores(handle.db.withPlugin(plugin)), queries: () => queries }
+  const db =
+    handle.kind === 'postgres'
+      ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }), log })
+      : new Kysely<Database>({ dialect: new PGliteDialect(handle.pglite as PGlite), log })
+  if (handle.kind === 'postgres') counted.push(db)
+  return { stores: createStores({ db, query: queryThrough(db) }), queries: () => queries }
 }
 
 async function seed() {
@@ -43,6 +63,8 @@ async function seed() {
   return { caller, user: token.user, artifactId: artifact.value.value.id }
 }
 
+const open = (): WriteGuard => ({ credentialId: null, userId: null, grant: { kind: 'open' }, at: new Date() })
+
 function audit(id: string, artifactId: string): AuditEventDraft {
   return {
     id,
@@ -58,27 +80,59 @@ function audit(id: string, artifactId: string): AuditEventDraft {
 
 beforeAll(async () => {
   handle = await testDatabase()
-  deps = { ...createStores(handle.db), policy, clock: systemClock, ids, config: { webUrl: 'https://q.test', limits: defaultLimits, version: '0' } }
+  url = handle.url ?? ''
+  deps = {
+    ...createStores(handle),
+    policy,
+    clock: systemClock,
+    ids,
+    sha256: sha256Hex,
+    config: { webUrl: 'https://q.test', limits: defaultLimits, version: '0' },
+  }
 })
 afterAll(async () => {
+  for (const db of counted) await db.destroy()
   await handle.close()
 })
 
 describe(`storage (${testEngine})`, () => {
-  it('loads credential, artifact, role and head content in one round trip', async () => {
+  it('loads credential, access facts, role and head content in one round trip once the head is known', async () => {
     const { caller, artifactId, user } = await seed()
     const { stores, queries } = countingStores()
-    const ctx = await stores.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId }, version: 'latest', withContent: true })
+    const first = await stores.artifacts.loadContentForCaller({ credential: caller.credential, artifactId, version: 'latest' })
+    expect(queries()).toBe(3) // a process that never saw this head fetches its version and content once
+    expect(first.credential?.user).toMatchObject({ id: user.id })
+    expect(first.role).toBe('owner')
+    expect(first.artifact?.id).toBe(artifactId)
+    expect(first.version).toMatchObject({ number: 1, body: `content of ${user.email}\n` })
+    const again = await stores.artifacts.loadContentForCaller({ credential: caller.credential, artifactId, version: 'latest' })
+    expect(queries()).toBe(4)
+    expect(again).toEqual(first)
+    const meta = await stores.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId } })
+    expect(queries()).toBe(5)
+    expect(meta.artifact).toMatchObject({ id: artifactId, projectSlug: 'p', slug: 'a' })
+  })
+
+  it('serves versions from memory but asks the database about access every time', async () => {
+    const { caller, artifactId } = await seed()
+    await deps.artifacts.loadContentForCaller({ credential: null, artifactId, version: 1 })
+    await handle.db.updateTable('artifacts').set({ public_view: true }).where('id', '=', artifactId).execute()
+    const open = await deps.artifacts.loadContentForCaller({ credential: null, artifactId, version: 1 })
+    expect(open.artifact?.publicView).toBe(true)
+    expect(open.version?.number).toBe(1)
+    await handle.db.updateTable('artifacts').set({ deleted_at: new Date() }).where('id', '=', artifactId).execute()
+    const gone = await deps.artifacts.loadContentForCaller({ credential: caller.credential, artifactId, version: 1 })
+    expect(gone.artifact).toBeNull()
+    expect(gone.version).toBeNull()
+    expect(gone.credential).not.toBeNull()
+    const { stores, queries } = countingStores()
+    await stores.artifacts.loadVersionForCaller({ credential: null, artifactId, version: 7 })
     expect(queries()).toBe(1)
-    expect(ctx.credential?.user).toMatchObject({ id: user.id })
-    expect(ctx.role).toBe('owner')
-    expect(ctx.artifact?.id).toBe(artifactId)
-    expect(ctx.version).toMatchObject({ number: 1, body: `content of ${user.email}\n` })
   })
 
   it('still returns the credential when the artifact does not exist (so a bad token is a 401, not a 404)', async () => {
     const { caller } = await seed()
-    const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: 'art_missing' } })
+    const ctx = await deps.artifacts.loadVersionForCaller({ credential: caller.credential, artifactId: 'art_missing', version: 'latest' })
     expect(ctx.artifact).toBeNull()
     expect(ctx.credential).not.toBeNull()
   })
@@ -86,11 +140,30 @@ describe(`storage (${testEngine})`, () => {
   it('writes a version and its audit event in one statement, or neither', async () => {
     const { artifactId } = await seed()
     const taken = ids.next('evt')
-    await sql`INSERT INTO audit_events (id, at, action, actor_kind, actor_id, actor_label, via_surface) VALUES (${taken}, now(), 'x', 'operator', 'o', 'o', 'operator')`.execute(handle.db)
-    const version = { artifactId, number: 2, sha256: await sha256Hex('never stored'), size: 12, changelog: '', restoredFrom: null, createdAt: new Date(), createdBy: { kind: 'operator' as const, id: 'o', label: 'o' } }
+    await sql`INSERT INTO audit_events (id, at, action, actor_kind, actor_id, actor_label, via_surface) VALUES (${taken}, now(), 'x', 'operator', 'o', 'o', 'operator')`.execute(
+      handle.db,
+    )
+    const version = {
+      artifactId,
+      number: 2,
+      sha256: await sha256Hex('never stored'),
+      size: 12,
+      changelog: '',
+      restoredFrom: null,
+      createdAt: new Date(),
+      createdBy: { kind: 'operator' as const, id: 'o', label: 'o' },
+    }
     // The audit insert collides with an existing event id: the whole append must roll back.
     await expect(
-      deps.artifacts.append({ artifactId, expectedLatestVersion: 1, version, content: 'never stored', audit: audit(taken, artifactId), idempotency: null }),
+      deps.artifacts.append({
+        artifactId,
+        guard: open(),
+        expectedLatestVersion: 1,
+        version,
+        content: 'never stored',
+        audit: audit(taken, artifactId),
+        idempotency: null,
+      }),
     ).rejects.toThrow()
     const head = await handle.db.selectFrom('artifacts').select('latest_version').where('id', '=', artifactId).executeTakeFirstOrThrow()
     expect(head.latest_version).toBe(1)
@@ -99,17 +172,89 @@ describe(`storage (${testEngine})`, () => {
     const content = await handle.db.selectFrom('contents').select('sha256').where('sha256', '=', version.sha256).execute()
     expect(content).toHaveLength(0)
     // The same append with a fresh event id goes through, with exactly one event.
-    const outcome = await deps.artifacts.append({ artifactId, expectedLatestVersion: 1, version, content: 'never stored', audit: audit(ids.next('evt'), artifactId), idempotency: null })
+    const outcome = await deps.artifacts.append({
+      artifactId,
+      guard: open(),
+      expectedLatestVersion: 1,
+      version,
+      content: 'never stored',
+      audit: audit(ids.next('evt'), artifactId),
+      idempotency: null,
+    })
     expect(outcome).toEqual({ ok: true })
   })
 
   it('answers a stale head with the current head and writes nothing', async () => {
     const { artifactId } = await seed()
-    const version = { artifactId, number: 6, sha256: await sha256Hex('stale'), size: 5, changelog: '', restoredFrom: null, createdAt: new Date(), createdBy: { kind: 'operator' as const, id: 'o', label: 'o' } }
-    const outcome = await deps.artifacts.append({ artifactId, expectedLatestVersion: 5, version, content: 'stale', audit: audit(ids.next('evt'), artifactId), idempotency: null })
+    const version = {
+      artifactId,
+      number: 6,
+      sha256: await sha256Hex('stale'),
+      size: 5,
+      changelog: '',
+      restoredFrom: null,
+      createdAt: new Date(),
+      createdBy: { kind: 'operator' as const, id: 'o', label: 'o' },
+    }
+    const outcome = await deps.artifacts.append({
+      artifactId,
+      guard: open(),
+      expectedLatestVersion: 5,
+      version,
+      content: 'stale',
+      audit: audit(ids.next('evt'), artifactId),
+      idempotency: null,
+    })
     expect(outcome).toEqual({ ok: false, reason: 'conflict', latestVersion: 1 })
     const events = await handle.db.selectFrom('audit_events').select('id').where('artifact_id', '=', artifactId).execute()
     expect(events).toHaveLength(1)
+  })
+
+  it('writes only while the facts behind the authorization still hold (the guard)', async () => {
+    const { artifactId, user } = await seed()
+    const key = await handle.db.selectFrom('credentials').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow()
+    let expected = 1
+    const attempt = async (guard: WriteGuard) => {
+      const body = `guarded ${expected} ${Math.random()}`
+      const version = {
+        artifactId,
+        number: expected + 1,
+        sha256: await sha256Hex(body),
+        size: body.length,
+        changelog: '',
+        restoredFrom: null,
+        createdAt: new Date(),
+        createdBy: { kind: 'operator' as const, id: 'o', label: 'o' },
+      }
+      const outcome = await deps.artifacts.append({
+        artifactId,
+        guard,
+        expectedLatestVersion: expected,
+        version,
+        content: body,
+        audit: audit(ids.next('evt'), artifactId),
+        idempotency: null,
+      })
+      if (outcome.ok) expected++
+      return outcome
+    }
+    const owner: WriteGuard = { credentialId: key.id, userId: user.id, grant: { kind: 'role', role: 'owner' }, at: new Date() }
+    expect(await attempt(owner)).toEqual({ ok: true })
+    expect(await attempt({ ...owner, grant: { kind: 'role', role: 'member' } })).toEqual({ ok: false, reason: 'refused' })
+    expect(await attempt({ ...owner, grant: { kind: 'public_edit' } })).toEqual({ ok: false, reason: 'refused' })
+    await handle.db.updateTable('artifacts').set({ public_edit: true }).where('id', '=', artifactId).execute()
+    expect(await attempt({ ...owner, grant: { kind: 'public_edit' } })).toEqual({ ok: true })
+    expect(await attempt({ ...owner, at: new Date(Date.now() + 1000) })).toEqual({ ok: true })
+    await handle.db
+      .updateTable('credentials')
+      .set({ expires_at: new Date(Date.now() + 60_000) })
+      .where('id', '=', key.id)
+      .execute()
+    expect(await attempt({ ...owner, at: new Date(Date.now() + 120_000) })).toEqual({ ok: false, reason: 'refused' })
+    await handle.db.updateTable('credentials').set({ revoked_at: new Date() }).where('id', '=', key.id).execute()
+    expect(await attempt(owner)).toEqual({ ok: false, reason: 'refused' })
+    const versions = await handle.db.selectFrom('versions').select('number').where('artifact_id', '=', artifactId).execute()
+    expect(versions).toHaveLength(expected)
   })
 
   it('reads the head by key: as fast with 10,000 versions as with one', async () => {
@@ -118,7 +263,9 @@ describe(`storage (${testEngine})`, () => {
     // 10,000 versions written directly (the API path is exercised elsewhere).
     await sql`INSERT INTO versions (artifact_id, number, content_sha256, size, changelog, created_at, created_by_kind, created_by_id, created_by_label)
       SELECT ${artifactId}, n, v.content_sha256, v.size, '', now(), 'operator', 'o', 'o'
-      FROM generate_series(2, 10000) AS n, (SELECT content_sha256, size FROM versions WHERE artifact_id = ${artifactId} AND number = 1) AS v`.execute(handle.db)
+      FROM generate_series(2, 10000) AS n, (SELECT content_sha256, size FROM versions WHERE artifact_id = ${artifactId} AND number = 1) AS v`.execute(
+      handle.db,
+    )
     await sql`UPDATE artifacts SET latest_version = 10000 WHERE id = ${artifactId}`.execute(handle.db)
     await sql`ANALYZE versions`.execute(handle.db)
 
@@ -126,7 +273,7 @@ describe(`storage (${testEngine})`, () => {
       const samples: number[] = []
       for (let i = 0; i < 60; i++) {
         const t = performance.now()
-        const ctx = await deps.artifacts.loadForCaller({ credential: cred, target: { id }, version: 'latest', withContent: true })
+        const ctx = await deps.artifacts.loadContentForCaller({ credential: cred, artifactId: id, version: 'latest' })
         samples.push(performance.now() - t)
         expect(ctx.version).not.toBeNull()
       }
@@ -135,7 +282,7 @@ describe(`storage (${testEngine})`, () => {
     await time(small.artifactId, small.caller.credential)
     const few = await time(small.artifactId, small.caller.credential)
     const many = await time(artifactId, caller.credential)
-    const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId }, version: 'latest', withContent: true })
+    const ctx = await deps.artifacts.loadContentForCaller({ credential: caller.credential, artifactId, version: 'latest' })
     expect(ctx.version?.number).toBe(10000)
     // Medians; generous slack for a noisy two-core machine. A scan would be ~10-100× slower.
     expect(many).toBeLessThan(few * 2 + 1)

@@ -1,4 +1,4 @@
-import { type ErrorCode, type Failure, problemType, statusOf, errorCodes } from '@quire/core'
+import { type ErrorCode, errorCodes, type Failure, problemType, statusOf } from '@quire/core'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 
 /** The RFC 9457 body for a failure. */
@@ -31,9 +31,11 @@ function challenge(failure: Failure): string | null {
 
 /** Sends a failure as `application/problem+json`, with the RFC 6750 challenge where one applies. */
 export function sendFailure(reply: FastifyReply, failure: Failure): FastifyReply {
+  reply.header('x-request-id', reply.request.id)
   const header = challenge(failure)
   if (header) reply.header('www-authenticate', header)
-  if (failure.code === 'rate_limited' && typeof failure.meta?.retryAfter === 'number') reply.header('retry-after', String(failure.meta.retryAfter))
+  if (failure.code === 'rate_limited' && typeof failure.meta?.retryAfter === 'number')
+    reply.header('retry-after', String(failure.meta.retryAfter))
   return reply
     .code(statusOf(failure.code))
     .type('application/problem+json; charset=utf-8')
@@ -58,7 +60,8 @@ function issuePath(context: string, issue: ValidationIssue): string {
 function issueMessage(issue: ValidationIssue): string {
   if (issue.keyword === 'required') return 'is required'
   if (issue.keyword === 'additionalProperties') return 'is not an allowed field'
-  if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) return `must be one of ${issue.params.allowedValues.join(', ')}`
+  if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues))
+    return `must be one of ${issue.params.allowedValues.join(', ')}`
   return issue.message ?? 'is not valid'
 }
 
@@ -71,7 +74,10 @@ export function failureFromError(error: FastifyError & { validation?: Validation
     const context = error.validationContext ?? 'body'
     const errors = error.validation.map((issue) => ({ path: issuePath(context, issue), message: issueMessage(issue) }))
     const first = errors[0]
-    return { failure: { code: 'validation_failed', message: first ? `${first.path} ${first.message}.` : 'The request is not valid.', errors }, internal: false }
+    return {
+      failure: { code: 'validation_failed', message: first ? `${first.path} ${first.message}.` : 'The request is not valid.', errors },
+      internal: false,
+    }
   }
   const byFastifyCode: Record<string, [ErrorCode, string]> = {
     FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is too large.'],
@@ -83,10 +89,15 @@ export function failureFromError(error: FastifyError & { validation?: Validation
   }
   const known = error.code ? byFastifyCode[error.code] : undefined
   if (known) return { failure: { code: known[0], message: known[1] }, internal: false }
-  if (error instanceof SyntaxError || error.statusCode === 400) return { failure: { code: 'validation_failed', message: 'The request is not valid.' }, internal: false }
-  if (error.statusCode === 413) return { failure: { code: 'payload_too_large', message: 'The request body is too large.' }, internal: false }
+  if (error instanceof SyntaxError || error.statusCode === 400)
+    return { failure: { code: 'validation_failed', message: 'The request is not valid.' }, internal: false }
+  if (error.statusCode === 413)
+    return { failure: { code: 'payload_too_large', message: 'The request body is too large.' }, internal: false }
   if (error.statusCode === 415) return { failure: { code: 'unsupported_media_type', message: 'Unsupported media type.' }, internal: false }
-  return { failure: { code: 'internal_error', message: 'Something went wrong on our side; the request id helps us find it.' }, internal: true }
+  return {
+    failure: { code: 'internal_error', message: 'Something went wrong on our side; the request id helps us find it.' },
+    internal: true,
+  }
 }
 
 /** The app-wide error handler: a client mistake is never a 500, and no stack reaches the client. */

@@ -1,6 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Caller, CoreDeps, OperationId, OperationInput, OperationOutput, Operations, Result, Written } from '@quire/core'
 import { ok } from '@quire/core'
-import type { IncomingHttpHeaders } from 'node:http'
 
 /** What a handler gives back: the body (null for 304) and any status or headers beyond the row's. */
 export interface HttpReply<T> {

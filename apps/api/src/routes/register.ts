@@ -1,9 +1,9 @@
 import { errorsOf, type OperationId, type OperationSpec, operationIds, operations, Problem, scopeFor, statusOf } from '@quire/core'
 import type { FastifyInstance, FastifySchema } from 'fastify'
 import { Type } from 'typebox'
+import type { Runtime } from '../container.ts'
 import { callerOf } from '../plugins/caller.ts'
 import { sendFailure } from '../plugins/problem.ts'
-import type { Runtime } from '../container.ts'
 import type { Handler, Handlers } from './handler.ts'
 
 /** Operations without query parameters refuse unknown ones too: every part of a request is validated. */
@@ -58,6 +58,7 @@ export function registerOperations(app: FastifyInstance, runtime: Runtime, handl
           }
         : {}),
       handler: async (request, reply) => {
+        reply.header('x-request-id', request.id)
         const input = { params: request.params, query: request.query, body: request.body } as never
         const result = await handler(input, { deps: runtime.deps, caller: callerOf(request), headers: request.headers })
         if (!result.ok) return sendFailure(reply, result.error)

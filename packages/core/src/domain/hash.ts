@@ -7,7 +7,7 @@ function hex(buffer: ArrayBuffer): string {
   return out
 }
 
-/** SHA-256 of a string's UTF-8 bytes, lowercase hex (Web Crypto: runs in Node and browsers). */
+/** SHA-256 of a string's UTF-8 bytes, lowercase hex (Web Crypto: runs in Node and browsers). The default `Sha256`. */
 export async function sha256Hex(text: string): Promise<string> {
   return hex(await crypto.subtle.digest('SHA-256', encoder.encode(text)))
 }

@@ -25,9 +25,21 @@ export type Resource =
 
 export type DenyCode = 'unauthenticated' | 'not_found' | 'forbidden' | 'insufficient_scope'
 
+/**
+ * What an allow rests on. A write carries it to the database as a guard, so the change commits
+ * only if that fact still holds at that moment (no time-of-check/time-of-use gap).
+ */
+export type Grant =
+  | { readonly kind: 'role'; readonly role: Role }
+  | { readonly kind: 'public_view' }
+  | { readonly kind: 'public_edit' }
+  | { readonly kind: 'viewer_email' }
+  | { readonly kind: 'share_link' }
+  | { readonly kind: 'open' }
+
 /** The outcome of one authorization question, with the reason in words. */
 export type Decision =
-  | { readonly allow: true; readonly reason: string }
+  | { readonly allow: true; readonly reason: string; readonly grant: Grant }
   | { readonly allow: false; readonly code: DenyCode; readonly reason: string; readonly scope?: Scope }
 
 export type Authentication = { readonly ok: true; readonly principal: Principal } | { readonly ok: false; readonly reason: string }

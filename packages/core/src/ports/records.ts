@@ -22,20 +22,24 @@ export interface ProjectRecord {
   readonly createdBy: ActorRef
 }
 
-export interface ArtifactRecord {
+/** What authorization and version reads need to know about an artifact. */
+export interface ArtifactAccess {
   readonly id: string
   readonly workspaceId: string
-  readonly ownerSlug: string
-  readonly projectId: string
-  readonly projectSlug: string
-  readonly slug: string
   readonly type: ArtifactType
-  readonly title: string
-  readonly description: string
   readonly publicView: boolean
   readonly publicEdit: boolean
   readonly viewerEmails: readonly string[]
   readonly latestVersion: number
+}
+
+export interface ArtifactRecord extends ArtifactAccess {
+  readonly ownerSlug: string
+  readonly projectId: string
+  readonly projectSlug: string
+  readonly slug: string
+  readonly title: string
+  readonly description: string
   readonly createdAt: Date
   readonly updatedAt: Date
   readonly deletedAt: Date | null
@@ -59,14 +63,18 @@ export interface ContentRecord extends VersionRecord {
 
 /**
  * What one round trip returns for an artifact-scoped call: the caller's credential (null when
- * none was presented or it is unknown, see `credentialFound`), the artifact and the caller's
- * role in its workspace, and optionally a version (with content when asked).
+ * none was presented or it is unknown), the artifact (null when missing or deleted) and the
+ * caller's role in its workspace.
  */
-export interface ArtifactContext {
+export interface ArtifactContext<A extends ArtifactAccess = ArtifactRecord> {
   readonly credential: CredentialRecord | null
-  readonly artifact: ArtifactRecord | null
+  readonly artifact: A | null
   readonly role: Role | null
-  readonly version: ContentRecord | VersionRecord | null
+}
+
+/** The same for version reads and writes: access facts, and the version asked for. */
+export interface VersionContext<V extends VersionRecord = VersionRecord> extends ArtifactContext<ArtifactAccess> {
+  readonly version: V | null
 }
 
 /** What one round trip returns for a namespace-scoped call (owner, maybe a project). */

@@ -10,3 +10,10 @@ export type IdPrefix = 'usr' | 'ws' | 'prj' | 'art' | 'evt' | 'key' | 'shl' | 'a
 export interface IdGenerator {
   next(prefix: IdPrefix): string
 }
+
+/**
+ * SHA-256 of a string's UTF-8 bytes, lowercase hex. Core's default uses Web Crypto (works
+ * everywhere, asynchronously); a server passes its platform's synchronous hash, which on the
+ * write path is several times cheaper.
+ */
+export type Sha256 = (text: string) => string | Promise<string>

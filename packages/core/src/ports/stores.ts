@@ -1,4 +1,5 @@
 import type { AuditEventDraft } from '../domain/audit.ts'
+import type { Grant } from '../domain/policy.ts'
 import type { CredentialRecord, PresentedCredential } from '../domain/principal.ts'
 import type {
   ArtifactContext,
@@ -8,6 +9,7 @@ import type {
   IdempotencyRecord,
   NamespaceContext,
   ProjectRecord,
+  VersionContext,
   VersionRecord,
 } from './records.ts'
 
@@ -33,8 +35,22 @@ export interface CreateArtifactCommand {
   readonly idempotency: IdempotencyDraft | null
 }
 
+/**
+ * The facts an authorization rested on, re-checked by the database inside the write: the change
+ * commits only if they still hold at that moment.
+ */
+export interface WriteGuard {
+  /** The credential must still be live (not revoked, not expired at `at`); null for none. */
+  readonly credentialId: string | null
+  /** For a role grant: the member whose role is checked. */
+  readonly userId: string | null
+  readonly grant: Grant
+  readonly at: Date
+}
+
 export interface AppendVersionCommand {
   readonly artifactId: string
+  readonly guard: WriteGuard
   /** The head the write is conditional on; the new version is `expectedLatestVersion + 1`. */
   readonly expectedLatestVersion: number
   readonly version: VersionRecord
@@ -48,6 +64,8 @@ export type AppendOutcome =
   | { readonly ok: true }
   | { readonly ok: false; readonly reason: 'conflict'; readonly latestVersion: number }
   | { readonly ok: false; readonly reason: 'gone' | 'idempotency_taken' }
+  /** The guard failed: the facts behind the authorization changed. */
+  | { readonly ok: false; readonly reason: 'refused' }
 
 export interface SoftDeleteCommand {
   readonly artifactId: string
@@ -68,13 +86,24 @@ export interface CredentialStore {
 
 /** Artifacts and their versions. Every mutation writes its audit event in the same transaction. */
 export interface ArtifactStore {
-  /** One round trip: credential, artifact, the caller's role, and optionally a version. */
-  loadForCaller(query: {
+  /** One round trip: the credential, the artifact's metadata and the caller's role. */
+  loadForCaller(query: { readonly credential: PresentedCredential | null; readonly target: ArtifactTarget }): Promise<ArtifactContext>
+  /**
+   * The hot path of reads and writes, one round trip at most: the credential, the artifact's
+   * access facts, the caller's role and (when asked) a version. Versions and content never change,
+   * so a store may serve them from memory once seen.
+   */
+  loadVersionForCaller(query: {
     readonly credential: PresentedCredential | null
-    readonly target: ArtifactTarget
+    readonly artifactId: string
     readonly version?: number | 'latest'
-    readonly withContent?: boolean
-  }): Promise<ArtifactContext>
+  }): Promise<VersionContext>
+  /** Like `loadVersionForCaller`, with the version's content. */
+  loadContentForCaller(query: {
+    readonly credential: PresentedCredential | null
+    readonly artifactId: string
+    readonly version: number | 'latest'
+  }): Promise<VersionContext<ContentRecord>>
   create(command: CreateArtifactCommand): Promise<{ ok: true } | { ok: false; reason: WriteRefusal }>
   append(command: AppendVersionCommand): Promise<AppendOutcome>
   softDelete(command: SoftDeleteCommand): Promise<boolean>

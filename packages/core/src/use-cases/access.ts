@@ -1,5 +1,5 @@
 import type { Action } from '../contract/actions.ts'
-import type { Resource } from '../domain/policy.ts'
+import type { Grant, Resource } from '../domain/policy.ts'
 import type { Caller, CredentialRecord, Principal } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import type { CoreDeps } from './deps.ts'
@@ -18,10 +18,10 @@ export function principalOf(deps: CoreDeps, caller: Caller, record: CredentialRe
   return auth.ok ? ok(auth.principal) : fail('invalid_token', `The bearer credential is not valid: ${auth.reason}.`)
 }
 
-/** Asks the one policy; a denial becomes the failure the caller sees. */
-export function authorize(deps: CoreDeps, principal: Principal, action: Action, resource: Resource): Result<void> {
+/** Asks the one policy; a denial becomes the failure the caller sees, an allow its grant. */
+export function authorize(deps: CoreDeps, principal: Principal, action: Action, resource: Resource): Result<Grant> {
   const decision = deps.policy.decide(principal, action, resource)
-  if (decision.allow) return ok(undefined)
+  if (decision.allow) return ok(decision.grant)
   const message =
     decision.code === 'insufficient_scope' && decision.scope
       ? `The credential lacks the \`${decision.scope}\` scope.`

@@ -1,10 +1,12 @@
 import type { AppendVersionBody, RestoreVersionBody, Version } from '../contract/schemas/version.ts'
 import { unifiedDiff } from '../diff/unified-diff.ts'
 import { type AuditAction, actorOf, viaOf } from '../domain/audit.ts'
-import { sha256Hex } from '../domain/hash.ts'
-import type { Caller, Principal } from '../domain/principal.ts'
+import type { Grant } from '../domain/policy.ts'
+import { type Caller, type Principal, userOf } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
-import type { ArtifactRecord, VersionRecord } from '../ports/records.ts'
+import type { Admission } from '../ports/admissions.ts'
+import type { ArtifactAccess, VersionRecord } from '../ports/records.ts'
+import type { WriteGuard } from '../ports/stores.ts'
 import { admitArtifact } from './artifact-gate.ts'
 import { checkContentSize } from './create-artifact.ts'
 import type { CoreDeps } from './deps.ts'
@@ -15,7 +17,7 @@ import { presentVersion } from './present.ts'
  * The 409 a caller gets when the artifact moved on: nothing was written, and the problem shows
  * exactly what the caller missed (the diff from the version it expected to the head).
  */
-async function versionConflict<T>(deps: CoreDeps, artifact: ArtifactRecord, expected: number, latest: number): Promise<Result<T>> {
+async function versionConflict<T>(deps: CoreDeps, artifact: ArtifactAccess, expected: number, latest: number): Promise<Result<T>> {
   let diff: string | null = null
   if (expected < latest) {
     const rows = await deps.artifacts.contents(artifact.id, [expected, latest])
@@ -34,7 +36,8 @@ async function versionConflict<T>(deps: CoreDeps, artifact: ArtifactRecord, expe
 
 interface NewHead {
   readonly principal: Principal
-  readonly artifact: ArtifactRecord
+  readonly artifact: ArtifactAccess
+  readonly grant: Grant
   readonly expected: number
   readonly sha256: string
   readonly size: number
@@ -44,7 +47,13 @@ interface NewHead {
   readonly plan: IdempotencyPlan | null
 }
 
-type WriteHead = { readonly done: Result<Written<Version>> } | { readonly conflict: number }
+type WriteHead = { readonly done: Result<Written<Version>> } | { readonly conflict: number } | { readonly refused: true }
+
+/** What the write re-checks: the credential is still live and the grant still holds. */
+function guardOf(principal: Principal, grant: Grant, at: Date): WriteGuard {
+  const user = userOf(principal)
+  return { credentialId: principal.kind === 'anonymous' ? null : principal.credentialId, userId: user?.id ?? null, grant, at }
+}
 
 /** One conditional write of a new head version with its audit event (and idempotency record). */
 async function writeHead(deps: CoreDeps, caller: Caller, head: NewHead): Promise<WriteHead> {
@@ -65,6 +74,7 @@ async function writeHead(deps: CoreDeps, caller: Caller, head: NewHead): Promise
   const action: AuditAction = head.restoredFrom === null ? 'artifact.version_created' : 'artifact.restored'
   const outcome = await deps.artifacts.append({
     artifactId: head.artifact.id,
+    guard: guardOf(head.principal, head.grant, at),
     expectedLatestVersion: head.expected,
     version,
     content: head.content,
@@ -83,6 +93,7 @@ async function writeHead(deps: CoreDeps, caller: Caller, head: NewHead): Promise
   if (outcome.ok) return { done: ok({ value: presented, replayed: false }) }
   if (outcome.reason === 'conflict') return { conflict: outcome.latestVersion }
   if (outcome.reason === 'idempotency_taken') return { done: await replayAfterRace<Version>(deps, head.plan) }
+  if (outcome.reason === 'refused') return { refused: true }
   return { done: fail('not_found', 'No such artifact.') }
 }
 
@@ -93,29 +104,60 @@ export async function appendVersion(
   artifactId: string,
   body: AppendVersionBody,
   idempotencyKey?: string,
+  attempt = 1,
 ): Promise<Result<Written<Version>>> {
-  const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId } })
+  // A caller who was just admitted to write this artifact skips the read: the write's guard
+  // re-checks what the admission rested on, and any change sends us down the full path.
+  const recent = caller.credential ? deps.admissions.get(caller.credential, artifactId, 'artifact.update') : undefined
+  if (recent && body.expectedLatestVersion !== undefined) {
+    const fast = await append(deps, caller, recent, body, idempotencyKey)
+    if (fast !== 'refused') return fast
+    if (caller.credential) deps.admissions.forget(caller.credential, artifactId)
+  }
+  const ctx = await deps.artifacts.loadVersionForCaller({ credential: caller.credential, artifactId })
   const admitted = admitArtifact(deps, caller, ctx, 'artifact.update')
   if (!admitted.ok) return admitted
-  const { principal, artifact } = admitted.value
-  const expected = body.expectedLatestVersion
-  if (expected === undefined) {
+  const { artifact } = admitted.value
+  if (body.expectedLatestVersion === undefined) {
     return fail('precondition_required', `Send expectedLatestVersion (the artifact is at version ${artifact.latestVersion}).`, {
       meta: { latestVersion: artifact.latestVersion },
     })
   }
+  if (caller.credential) deps.admissions.remember(caller.credential, artifactId, 'artifact.update', admitted.value)
+  if (body.expectedLatestVersion !== artifact.latestVersion) {
+    const size = checkContentSize(deps, body.content)
+    if (!size.ok) return size
+    const plan = await planIdempotency(deps, admitted.value.principal, idempotencyKey, 'appendVersion', { artifactId, ...body })
+    return (await replay<Version>(deps, plan)) ?? versionConflict(deps, artifact, body.expectedLatestVersion, artifact.latestVersion)
+  }
+  const written = await append(deps, caller, admitted.value, body, idempotencyKey)
+  if (written !== 'refused') return written
+  // Refused right after an authoritative read: the facts changed in between. Ask once more.
+  deps.admissions.forget(caller.credential ?? { secretHash: '' }, artifactId)
+  if (attempt < 2) return appendVersion(deps, caller, artifactId, body, idempotencyKey, attempt + 1)
+  return fail('forbidden', 'Your access to this artifact changed while writing; nothing was written.')
+}
+
+async function append(
+  deps: CoreDeps,
+  caller: Caller,
+  admission: Admission,
+  body: AppendVersionBody,
+  idempotencyKey: string | undefined,
+): Promise<Result<Written<Version>> | 'refused'> {
+  const { principal, artifact, grant } = admission
+  const expected = body.expectedLatestVersion ?? artifact.latestVersion
   const size = checkContentSize(deps, body.content)
   if (!size.ok) return size
-  const plan = await planIdempotency(principal, idempotencyKey, 'appendVersion', { artifactId, ...body })
+  const plan = await planIdempotency(deps, principal, idempotencyKey, 'appendVersion', { artifactId: artifact.id, ...body })
   const earlier = await replay<Version>(deps, plan)
   if (earlier) return earlier
-  if (expected !== artifact.latestVersion) return versionConflict(deps, artifact, expected, artifact.latestVersion)
-
   const written = await writeHead(deps, caller, {
     principal,
     artifact,
+    grant,
     expected,
-    sha256: await sha256Hex(body.content),
+    sha256: await deps.sha256(body.content),
     size: size.value,
     content: body.content,
     changelog: body.changelog ?? '',
@@ -123,6 +165,7 @@ export async function appendVersion(
     plan,
   })
   if ('done' in written) return written.done
+  if ('refused' in written) return 'refused'
   const raced = await replay<Version>(deps, plan)
   return raced ?? versionConflict(deps, artifact, expected, written.conflict)
 }
@@ -137,14 +180,15 @@ export async function restoreVersion(
   versionNumber: number,
   body: RestoreVersionBody | undefined,
   idempotencyKey?: string,
+  refusals = 0,
 ): Promise<Result<Written<Version>>> {
-  const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId }, version: versionNumber })
+  const ctx = await deps.artifacts.loadVersionForCaller({ credential: caller.credential, artifactId, version: versionNumber })
   const admitted = admitArtifact(deps, caller, ctx, 'artifact.update')
   if (!admitted.ok) return admitted
-  const { principal, artifact } = admitted.value
+  const { principal, artifact, grant } = admitted.value
   const source = ctx.version
   if (source === null) return fail('not_found', `Version ${versionNumber} does not exist (latest is ${artifact.latestVersion}).`)
-  const plan = await planIdempotency(principal, idempotencyKey, 'restoreVersion', { artifactId, versionNumber, ...body })
+  const plan = await planIdempotency(deps, principal, idempotencyKey, 'restoreVersion', { artifactId, versionNumber, ...body })
   const earlier = await replay<Version>(deps, plan)
   if (earlier) return earlier
 
@@ -156,6 +200,7 @@ export async function restoreVersion(
     const written = await writeHead(deps, caller, {
       principal,
       artifact,
+      grant,
       expected,
       sha256: source.sha256,
       size: source.size,
@@ -165,6 +210,10 @@ export async function restoreVersion(
       plan,
     })
     if ('done' in written) return written.done
+    if ('refused' in written) {
+      if (refusals < 1) return restoreVersion(deps, caller, artifactId, versionNumber, body, idempotencyKey, refusals + 1)
+      return fail('forbidden', 'Your access to this artifact changed while writing; nothing was written.')
+    }
     const raced = await replay<Version>(deps, plan)
     if (raced) return raced
     // Without an explicit expectation the caller asked for "restore onto whatever is latest".

@@ -1,12 +1,12 @@
 import type { Action } from '../contract/actions.ts'
-import type { Resource, Role } from '../domain/policy.ts'
+import type { Grant, Resource, Role } from '../domain/policy.ts'
 import type { Caller, Principal } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
-import type { ArtifactContext, ArtifactRecord, NamespaceContext, WorkspaceRecord } from '../ports/records.ts'
+import type { ArtifactAccess, ArtifactContext, NamespaceContext, WorkspaceRecord } from '../ports/records.ts'
 import { authorize, principalOf } from './access.ts'
 import type { CoreDeps } from './deps.ts'
 
-export function artifactResource(artifact: ArtifactRecord, role: Role | null): Resource {
+export function artifactResource(artifact: ArtifactAccess, role: Role | null): Resource {
   return {
     type: 'artifact',
     id: artifact.id,
@@ -22,22 +22,28 @@ export function workspaceResource(workspace: WorkspaceRecord, role: Role | null)
   return { type: 'workspace', id: workspace.id, role }
 }
 
-export interface AdmittedArtifact {
+export interface AdmittedArtifact<A extends ArtifactAccess> {
   readonly principal: Principal
-  readonly artifact: ArtifactRecord
+  readonly artifact: A
+  readonly grant: Grant
 }
 
 /**
  * The gate for artifact-scoped calls: an invalid credential is a 401 whatever the artifact;
  * a missing (or deleted) artifact is a 404; then the policy decides.
  */
-export function admitArtifact(deps: CoreDeps, caller: Caller, ctx: ArtifactContext, action: Action): Result<AdmittedArtifact> {
+export function admitArtifact<A extends ArtifactAccess>(
+  deps: CoreDeps,
+  caller: Caller,
+  ctx: ArtifactContext<A>,
+  action: Action,
+): Result<AdmittedArtifact<A>> {
   const principal = principalOf(deps, caller, ctx.credential)
   if (!principal.ok) return principal
   if (ctx.artifact === null) return fail('not_found', 'No such artifact.')
   const allowed = authorize(deps, principal.value, action, artifactResource(ctx.artifact, ctx.role))
   if (!allowed.ok) return allowed
-  return ok({ principal: principal.value, artifact: ctx.artifact })
+  return ok({ principal: principal.value, artifact: ctx.artifact, grant: allowed.value })
 }
 
 export interface AdmittedNamespace {
@@ -59,7 +65,8 @@ export function admitNamespace(
   // (401 for anonymous callers, 404 for everyone else), so existence never leaks.
   const resource: Resource = ctx.workspace ? workspaceResource(ctx.workspace, ctx.role) : { type: 'workspace', id: '', role: null }
   const allowed = authorize(deps, principal.value, action, resource)
-  if (!allowed.ok) return allowed.error.code === 'not_found' ? fail('not_found', `No owner namespace named \`${owner}\` that you can see.`) : allowed
+  if (!allowed.ok)
+    return allowed.error.code === 'not_found' ? fail('not_found', `No owner namespace named \`${owner}\` that you can see.`) : allowed
   if (ctx.workspace === null) return fail('not_found', `No owner namespace named \`${owner}\`.`)
   return ok({ principal: principal.value, workspace: ctx.workspace })
 }

@@ -1,6 +1,5 @@
 import type { Artifact, CreateArtifactBody } from '../contract/schemas/artifact.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
-import { sha256Hex } from '../domain/hash.ts'
 import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import { utf8Length } from '../domain/rules.ts'
@@ -38,13 +37,13 @@ export async function createArtifact(
   const size = checkContentSize(deps, body.content)
   if (!size.ok) return size
 
-  const plan = await planIdempotency(principal, idempotencyKey, 'createArtifact', body)
+  const plan = await planIdempotency(deps, principal, idempotencyKey, 'createArtifact', body)
   const earlier = await replay<Artifact>(deps, plan)
   if (earlier) return earlier
 
   const at = deps.clock.now()
   const actor = actorOf(principal)
-  const sha256 = await sha256Hex(body.content)
+  const sha256 = await deps.sha256(body.content)
   const artifact: ArtifactRecord = {
     id: deps.ids.next('art'),
     workspaceId: workspace.id,

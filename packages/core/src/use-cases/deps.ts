@@ -1,6 +1,7 @@
 import type { Policy } from '../domain/policy.ts'
 import type { Limits } from '../domain/rules.ts'
-import type { Clock, IdGenerator } from '../ports/runtime.ts'
+import type { AdmissionCache } from '../ports/admissions.ts'
+import type { Clock, IdGenerator, Sha256 } from '../ports/runtime.ts'
 import type { ArtifactStore, CredentialStore, HealthProbe, IdempotencyStore, ProjectStore } from '../ports/stores.ts'
 
 /** Service-level settings the use-cases need. */
@@ -17,10 +18,12 @@ export interface CoreDeps {
   readonly policy: Policy
   readonly clock: Clock
   readonly ids: IdGenerator
+  readonly sha256: Sha256
   readonly credentials: CredentialStore
   readonly artifacts: ArtifactStore
   readonly projects: ProjectStore
   readonly idempotency: IdempotencyStore
+  readonly admissions: AdmissionCache
   readonly health: HealthProbe
   readonly config: CoreConfig
 }

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from '../domain/hash.ts'
+import { canonicalJson } from '../domain/hash.ts'
 import type { Principal } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import type { IdempotencyDraft } from '../ports/records.ts'
@@ -34,13 +34,14 @@ function scopeOf(principal: Principal): string {
 
 /** Prepares idempotency for a write: null when the caller sent no key. */
 export async function planIdempotency(
+  deps: CoreDeps,
   principal: Principal,
   key: string | undefined,
   operation: string,
   request: unknown,
 ): Promise<IdempotencyPlan | null> {
   if (key === undefined) return null
-  const requestHash = await sha256Hex(canonicalJson({ operation, request }))
+  const requestHash = await deps.sha256(canonicalJson({ operation, request }))
   return { scope: scopeOf(principal), key, requestHash }
 }
 

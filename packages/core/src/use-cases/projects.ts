@@ -29,7 +29,7 @@ export async function createProject(
       errors: [{ path: '/body/slug', message: `is ${problem}` }],
     })
   }
-  const plan = await planIdempotency(principal, idempotencyKey, 'createProject', body)
+  const plan = await planIdempotency(deps, principal, idempotencyKey, 'createProject', body)
   const earlier = await replay<Project>(deps, plan)
   if (earlier) return earlier
 

@@ -3,7 +3,6 @@ import type { Version, VersionContent, VersionDiff } from '../contract/schemas/v
 import { unifiedDiff } from '../diff/unified-diff.ts'
 import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
-import type { ContentRecord } from '../ports/records.ts'
 import { admitArtifact } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
 import { numberKey, pageRequest, toPage } from './paging.ts'
@@ -29,16 +28,15 @@ export async function getContent(
   caller: Caller,
   input: { artifactId: string; version?: number | undefined },
 ): Promise<Result<ContentRead>> {
-  const ctx = await deps.artifacts.loadForCaller({
+  const ctx = await deps.artifacts.loadContentForCaller({
     credential: caller.credential,
-    target: { id: input.artifactId },
+    artifactId: input.artifactId,
     version: input.version ?? 'latest',
-    withContent: true,
   })
   const admitted = admitArtifact(deps, caller, ctx, 'artifact.read')
   if (!admitted.ok) return admitted
   const { artifact } = admitted.value
-  const version = ctx.version as ContentRecord | null
+  const version = ctx.version
   if (version === null) return fail('not_found', `Version ${input.version} does not exist (latest is ${artifact.latestVersion}).`)
   const base = {
     sha256: version.sha256,
@@ -63,7 +61,7 @@ export async function getContent(
 /** Versions of an artifact, newest first. */
 export async function listVersions(deps: CoreDeps, caller: Caller, artifactId: string, query: PageQuery): Promise<Result<PageOf<Version>>> {
   const page = pageRequest(query, numberKey)
-  const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId } })
+  const ctx = await deps.artifacts.loadVersionForCaller({ credential: caller.credential, artifactId })
   const admitted = admitArtifact(deps, caller, ctx, 'artifact.read')
   if (!admitted.ok) return admitted
   if (!page.ok) return page
@@ -77,7 +75,7 @@ export async function diffVersions(
   caller: Caller,
   input: { artifactId: string; from: number; to: number },
 ): Promise<Result<VersionDiff>> {
-  const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: input.artifactId } })
+  const ctx = await deps.artifacts.loadVersionForCaller({ credential: caller.credential, artifactId: input.artifactId })
   const admitted = admitArtifact(deps, caller, ctx, 'artifact.read')
   if (!admitted.ok) return admitted
   const { artifact } = admitted.value

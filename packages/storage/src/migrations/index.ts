@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '../schema.ts'
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration'
+import type { Database } from '../schema.ts'
 import * as foundation from './0001-foundation.ts'
 
 /** Every migration, in order. One set runs on PostgreSQL and on PGlite alike. */

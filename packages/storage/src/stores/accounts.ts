@@ -6,15 +6,14 @@ import type { Database } from '../schema.ts'
 
 async function findUser(db: Kysely<Database> | Transaction<Database>, email: string) {
   const row = await db
-    .selectFrom('users as u')
-    .leftJoin('workspaces as w', 'w.id', 'u.personal_workspace_id')
-    .select(['u.id', 'u.email', 'u.email_verified', 'w.slug', 'w.id as workspace_id'])
-    .where('u.email', '=', email)
+    .selectFrom('users')
+    .select(['id', 'email', 'email_verified', 'username', 'personal_workspace_id'])
+    .where('email', '=', email)
     .executeTakeFirst()
-  if (!row || !row.slug || !row.workspace_id) return null
+  if (!row) return null
   return {
-    user: { id: row.id, email: row.email, emailVerified: row.email_verified, username: row.slug } satisfies PrincipalUser,
-    personalWorkspaceId: row.workspace_id,
+    user: { id: row.id, email: row.email, emailVerified: row.email_verified, username: row.username } satisfies PrincipalUser,
+    personalWorkspaceId: row.personal_workspace_id,
   }
 }
 
@@ -35,9 +34,19 @@ async function createUser(trx: Transaction<Database>, cmd: EnsureUserCommand) {
   if (slug === null) throw new Error(`no free username among ${cmd.usernameCandidates.length} candidates`)
   await trx
     .insertInto('users')
-    .values({ id: cmd.userId, email: cmd.email, email_verified: cmd.emailVerified, personal_workspace_id: cmd.workspaceId, created_at: cmd.at })
+    .values({
+      id: cmd.userId,
+      email: cmd.email,
+      email_verified: cmd.emailVerified,
+      personal_workspace_id: cmd.workspaceId,
+      username: slug,
+      created_at: cmd.at,
+    })
     .execute()
-  await trx.insertInto('memberships').values({ workspace_id: cmd.workspaceId, user_id: cmd.userId, role: 'owner', created_at: cmd.at }).execute()
+  await trx
+    .insertInto('memberships')
+    .values({ workspace_id: cmd.workspaceId, user_id: cmd.userId, role: 'owner', created_at: cmd.at })
+    .execute()
   const user: PrincipalUser = { id: cmd.userId, email: cmd.email, emailVerified: cmd.emailVerified, username: slug }
   await insertAudit(trx, cmd.audit(user))
   return { user, personalWorkspaceId: cmd.workspaceId, created: true }

@@ -3,6 +3,8 @@ import { type Kysely, sql } from 'kysely'
 import { artifactFrom, credentialFrom, type Row, roleFrom, versionFrom } from '../rows.ts'
 import type { Database } from '../schema.ts'
 import { artifactColumns, credentialColumns, credentialJoins, versionColumns } from './fragments.ts'
+import type { ImmutableCache } from './immutable-cache.ts'
+import { contentBody } from './version-reads.ts'
 
 function targetJoin(target: ArtifactTarget) {
   if ('id' in target) {
@@ -17,36 +19,22 @@ function targetJoin(target: ArtifactTarget) {
 }
 
 /**
- * The read behind every artifact-scoped call, in ONE round trip: the presented credential and
- * its user, the live artifact, the caller's role in its workspace, and optionally one version
- * (the head by primary key, so head reads do not slow down with history) with its content.
+ * The read behind metadata calls, in ONE round trip: the presented credential and its user,
+ * the live artifact with its owner and project, and the caller's role in its workspace.
  */
 export async function loadArtifactForCaller(
   db: Kysely<Database>,
-  query: { credential: PresentedCredential | null; target: ArtifactTarget; version?: number | 'latest'; withContent?: boolean },
+  query: { credential: PresentedCredential | null; target: ArtifactTarget },
 ): Promise<ArtifactContext> {
-  const versionNumber = query.version === undefined || query.version === 'latest' ? null : query.version
-  const versionJoin =
-    query.version === undefined
-      ? sql``
-      : sql`LEFT JOIN versions v ON v.artifact_id = a.id AND v.number = COALESCE(${versionNumber}::int, a.latest_version)`
-  const contentJoin = query.version !== undefined && query.withContent ? sql`LEFT JOIN contents ct ON ct.sha256 = v.content_sha256` : sql``
-  const extraColumns =
-    query.version === undefined ? sql`` : query.withContent ? sql`, ${versionColumns}, ct.body AS ct_body` : sql`, ${versionColumns}`
-  const { rows } = await sql<Row>`SELECT ${credentialColumns}, ${artifactColumns}, m.role AS m_role ${extraColumns}
+  const withCredential = query.credential !== null
+  const { rows } = await sql<Row>`SELECT ${artifactColumns}
+      ${withCredential ? sql`, ${credentialColumns}, m.role AS m_role` : sql``}
     FROM (SELECT 1) AS one
-    ${credentialJoins(query.credential?.secretHash ?? null)}
+    ${withCredential ? credentialJoins(query.credential?.secretHash ?? null) : sql``}
     ${targetJoin(query.target)}
-    LEFT JOIN memberships m ON m.workspace_id = a.workspace_id AND m.user_id = u.id
-    ${versionJoin} ${contentJoin}`.execute(db)
+    ${withCredential ? sql`LEFT JOIN memberships m ON m.workspace_id = a.workspace_id AND m.user_id = u.id` : sql``}`.execute(db)
   const row = rows[0] ?? {}
-  const version = versionFrom(row)
-  return {
-    credential: credentialFrom(row),
-    artifact: artifactFrom(row),
-    role: roleFrom(row.m_role),
-    version: version && query.withContent ? ({ ...version, body: row.ct_body as string } satisfies ContentRecord) : version,
-  }
+  return { credential: credentialFrom(row), artifact: artifactFrom(row), role: roleFrom(row.m_role) }
 }
 
 export async function listVersions(db: Kysely<Database>, artifactId: string, page: PageRequest): Promise<VersionRecord[]> {
@@ -57,15 +45,31 @@ export async function listVersions(db: Kysely<Database>, artifactId: string, pag
   return rows.map((r) => versionFrom(r)).filter((v): v is VersionRecord => v !== null)
 }
 
-export async function versionContents(db: Kysely<Database>, artifactId: string, numbers: readonly number[]): Promise<ContentRecord[]> {
-  if (numbers.length === 0) return []
-  const { rows } = await sql<Row>`SELECT ${versionColumns}, ct.body AS ct_body FROM versions v
-    JOIN contents ct ON ct.sha256 = v.content_sha256
-    WHERE v.artifact_id = ${artifactId}::text AND v.number = ANY(${[...numbers]}::int[])`.execute(db)
-  return rows.flatMap((r) => {
-    const v = versionFrom(r)
-    return v ? [{ ...v, body: r.ct_body as string }] : []
+/** Versions with their content; what was seen before comes from memory. */
+export async function versionContents(
+  db: Kysely<Database>,
+  cache: ImmutableCache,
+  artifactId: string,
+  numbers: readonly number[],
+): Promise<ContentRecord[]> {
+  const wanted = [...new Set(numbers)]
+  const known = wanted.flatMap((n) => {
+    const v = cache.version(artifactId, n)
+    return v ? [v] : []
   })
+  const missing = wanted.filter((n) => !known.some((v) => v.number === n))
+  if (missing.length > 0) {
+    const { rows } = await sql<Row>`SELECT ${versionColumns} FROM versions v
+      WHERE v.artifact_id = ${artifactId}::text AND v.number = ANY(${missing}::int[])`.execute(db)
+    for (const r of rows) {
+      const v = versionFrom(r)
+      if (v) {
+        cache.rememberVersion(v)
+        known.push(v)
+      }
+    }
+  }
+  return Promise.all(known.map(async (v) => ({ ...v, body: await contentBody(db, cache, v.sha256) })))
 }
 
 export async function listArtifactsForUser(db: Kysely<Database>, userId: string, page: PageRequest) {

@@ -1,8 +1,17 @@
-import type { AppendOutcome, AppendVersionCommand, CreateArtifactCommand, SoftDeleteCommand, VersionRecord, WriteRefusal } from '@quire/core'
+import type {
+  AppendOutcome,
+  AppendVersionCommand,
+  CreateArtifactCommand,
+  SoftDeleteCommand,
+  VersionRecord,
+  WriteGuard,
+  WriteRefusal,
+} from '@quire/core'
 import { type Kysely, sql } from 'kysely'
 import { auditFrom } from '../audit.ts'
 import { isUniqueViolation } from '../pg-errors.ts'
 import type { Database } from '../schema.ts'
+import type { ImmutableCache } from './immutable-cache.ts'
 import { idempotencyFrom, withClauses } from './writes.ts'
 
 function contentFrom(source: string, sha256: string, body: string, size: number, at: Date) {
@@ -19,6 +28,34 @@ function versionFrom(source: string, v: VersionRecord) {
     FROM ${sql.table(source)}`
 }
 
+/**
+ * The authorization facts a write rests on, as a condition on the artifact row being updated:
+ * the credential is still live, and the grant (membership role, public edit, editor link) holds.
+ */
+function guardCondition(guard: WriteGuard) {
+  const credential =
+    guard.credentialId === null
+      ? sql`true`
+      : sql`EXISTS (SELECT 1 FROM credentials c WHERE c.id = ${guard.credentialId}::text AND c.revoked_at IS NULL
+          AND (c.expires_at IS NULL OR c.expires_at > ${guard.at}::timestamptz)
+          ${guard.grant.kind === 'share_link' ? sql`AND c.artifact_id = artifacts.id AND c.role = 'editor'` : sql``})`
+  switch (guard.grant.kind) {
+    case 'role':
+      return sql`${credential} AND EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = artifacts.workspace_id
+        AND m.user_id = ${guard.userId}::text AND m.role = ${guard.grant.role}::text)`
+    case 'public_edit':
+      return sql`${credential} AND artifacts.public_edit`
+    default:
+      return credential
+  }
+}
+
+/** What was just written never changes: later reads in this process need not fetch it. */
+function remember(cache: ImmutableCache, version: VersionRecord, content: string | null): void {
+  cache.rememberVersion(version)
+  if (content !== null) cache.rememberContent(version.sha256, content)
+}
+
 function refusal(error: unknown): WriteRefusal | null {
   if (isUniqueViolation(error, 'idempotency_keys_pkey')) return 'idempotency_taken'
   if (isUniqueViolation(error, 'artifacts_live_slug')) return 'slug_taken'
@@ -26,7 +63,11 @@ function refusal(error: unknown): WriteRefusal | null {
 }
 
 /** Artifact, first version, content, audit event and idempotency record: one statement. */
-export async function createArtifact(db: Kysely<Database>, cmd: CreateArtifactCommand): Promise<{ ok: true } | { ok: false; reason: WriteRefusal }> {
+export async function createArtifact(
+  db: Kysely<Database>,
+  cache: ImmutableCache,
+  cmd: CreateArtifactCommand,
+): Promise<{ ok: true } | { ok: false; reason: WriteRefusal }> {
   const a = cmd.artifact
   const insertArtifact = sql`INSERT INTO artifacts (id, workspace_id, project_id, slug, type, title, description, public_view, public_edit,
       viewer_emails, latest_version, created_at, updated_at, created_by_kind, created_by_id, created_by_label)
@@ -42,6 +83,7 @@ export async function createArtifact(db: Kysely<Database>, cmd: CreateArtifactCo
       ['audit', auditFrom('art', cmd.audit)],
       ['idem', idempotencyFrom('art', cmd.idempotency)],
     ])} SELECT id FROM art`.execute(db)
+    remember(cache, cmd.version, cmd.content)
     return { ok: true }
   } catch (error) {
     const reason = refusal(error)
@@ -56,10 +98,11 @@ export async function createArtifact(db: Kysely<Database>, cmd: CreateArtifactCo
  * numbers stay contiguous. The version, content, audit event and idempotency record are written
  * by the same statement, only when the head moved.
  */
-export async function appendVersion(db: Kysely<Database>, cmd: AppendVersionCommand): Promise<AppendOutcome> {
+export async function appendVersion(db: Kysely<Database>, cache: ImmutableCache, cmd: AppendVersionCommand): Promise<AppendOutcome> {
   const v = cmd.version
   const head = sql`UPDATE artifacts SET latest_version = latest_version + 1, updated_at = ${v.createdAt}::timestamptz
     WHERE id = ${cmd.artifactId}::text AND deleted_at IS NULL AND latest_version = ${cmd.expectedLatestVersion}::int
+      AND ${guardCondition(cmd.guard)}
     RETURNING id`
   try {
     const { rows } = await sql<{ written: number }>`${withClauses([
@@ -69,19 +112,25 @@ export async function appendVersion(db: Kysely<Database>, cmd: AppendVersionComm
       ['audit', auditFrom('head', cmd.audit)],
       ['idem', idempotencyFrom('head', cmd.idempotency)],
     ])} SELECT count(*)::int AS written FROM head`.execute(db)
-    if (rows[0]?.written === 1) return { ok: true }
+    if (rows[0]?.written === 1) {
+      remember(cache, v, cmd.content)
+      return { ok: true }
+    }
   } catch (error) {
     if (isUniqueViolation(error, 'idempotency_keys_pkey')) return { ok: false, reason: 'idempotency_taken' }
     throw error
   }
-  // Read the head with a fresh snapshot: the statement above saw the row as it was when it began.
+  // Nothing written: read the head with a fresh snapshot (the statement saw the row as it was
+  // when it began) to tell a moved head from a failed guard.
   const current = await db
     .selectFrom('artifacts')
     .select('latest_version')
     .where('id', '=', cmd.artifactId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst()
-  return current ? { ok: false, reason: 'conflict', latestVersion: current.latest_version } : { ok: false, reason: 'gone' }
+  if (!current) return { ok: false, reason: 'gone' }
+  if (current.latest_version !== cmd.expectedLatestVersion) return { ok: false, reason: 'conflict', latestVersion: current.latest_version }
+  return { ok: false, reason: 'refused' }
 }
 
 /** Marks an artifact deleted and records it; false when it was already gone. */

@@ -1,18 +1,24 @@
 import type { ArtifactStore } from '@quire/core'
 import type { Kysely } from 'kysely'
+import type { RawQuery } from '../database.ts'
 import type { Database } from '../schema.ts'
 import { artifactSlugTaken, listArtifactsForUser, listVersions, loadArtifactForCaller, versionContents } from './artifact-reads.ts'
 import { appendVersion, createArtifact, softDeleteArtifact } from './artifact-writes.ts'
+import type { ImmutableCache } from './immutable-cache.ts'
+import { loadContentForCaller, loadVersionForCaller } from './version-reads.ts'
 
-export function artifactStore(db: Kysely<Database>): ArtifactStore {
+export function artifactStore(database: { readonly db: Kysely<Database>; readonly query: RawQuery }, cache: ImmutableCache): ArtifactStore {
+  const { db, query: raw } = database
   return {
     loadForCaller: (query) => loadArtifactForCaller(db, query),
-    create: (cmd) => createArtifact(db, cmd),
-    append: (cmd) => appendVersion(db, cmd),
+    loadVersionForCaller: (query) => loadVersionForCaller(db, raw, cache, query),
+    loadContentForCaller: (query) => loadContentForCaller(db, raw, cache, query),
+    create: (cmd) => createArtifact(db, cache, cmd),
+    append: (cmd) => appendVersion(db, cache, cmd),
     softDelete: (cmd) => softDeleteArtifact(db, cmd),
     listForUser: (userId, page) => listArtifactsForUser(db, userId, page),
     listVersions: (artifactId, page) => listVersions(db, artifactId, page),
-    contents: (artifactId, numbers) => versionContents(db, artifactId, numbers),
+    contents: (artifactId, numbers) => versionContents(db, cache, artifactId, numbers),
     slugTaken: (projectId, slug) => artifactSlugTaken(db, projectId, slug),
   }
 }

@@ -7,7 +7,9 @@ import { credentialColumns, credentialJoins } from './fragments.ts'
 export function credentialStore(db: Kysely<Database>): CredentialStore {
   return {
     async find(credential: PresentedCredential): Promise<CredentialRecord | null> {
-      const { rows } = await sql<Row>`SELECT ${credentialColumns} FROM (SELECT 1) AS one ${credentialJoins(credential.secretHash)}`.execute(db)
+      const { rows } = await sql<Row>`SELECT ${credentialColumns} FROM (SELECT 1) AS one ${credentialJoins(credential.secretHash)}`.execute(
+        db,
+      )
       return rows[0] ? credentialFrom(rows[0]) : null
     },
   }

@@ -6,12 +6,11 @@ import { sql } from 'kysely'
  */
 export const credentialColumns = sql`c.id AS c_id, c.kind AS c_kind, c.scopes AS c_scopes, c.expires_at AS c_expires_at,
   c.revoked_at AS c_revoked_at, c.audience AS c_audience, c.agent_id AS c_agent_id, c.artifact_id AS c_artifact_id, c.role AS c_role,
-  u.id AS u_id, u.email AS u_email, u.email_verified AS u_email_verified, uw.slug AS u_username`
+  u.id AS u_id, u.email AS u_email, u.email_verified AS u_email_verified, u.username AS u_username`
 
 export function credentialJoins(secretHash: string | null) {
   return sql`LEFT JOIN credentials c ON c.secret_hash = ${secretHash}::text
-  LEFT JOIN users u ON u.id = c.user_id
-  LEFT JOIN workspaces uw ON uw.id = u.personal_workspace_id`
+  LEFT JOIN users u ON u.id = c.user_id`
 }
 
 export const artifactColumns = sql`a.id AS a_id, a.workspace_id AS a_workspace_id, w.slug AS a_owner_slug, a.project_id AS a_project_id,

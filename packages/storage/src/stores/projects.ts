@@ -71,7 +71,12 @@ export function projectStore(db: Kysely<Database>): ProjectStore {
     create: (cmd) => createProject(db, cmd),
     listForUser: (userId, page) => listProjectsForUser(db, userId, page),
     async slugTaken(workspaceId, slug) {
-      const row = await db.selectFrom('projects').select('id').where('workspace_id', '=', workspaceId).where('slug', '=', slug).executeTakeFirst()
+      const row = await db
+        .selectFrom('projects')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .where('slug', '=', slug)
+        .executeTakeFirst()
       return row !== undefined
     },
   }

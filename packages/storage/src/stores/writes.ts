@@ -14,6 +14,8 @@ export function idempotencyFrom(source: string, draft: IdempotencyDraft | null):
 
 /** Joins data-modifying CTEs: `WITH a AS (…), b AS (…)`; null entries are skipped. */
 export function withClauses(clauses: ReadonlyArray<readonly [string, RawBuilder<unknown> | null]>): RawBuilder<unknown> {
-  const parts = clauses.filter((c): c is readonly [string, RawBuilder<unknown>] => c[1] !== null).map(([name, q]) => sql`${sql.id(name)} AS (${q})`)
+  const parts = clauses
+    .filter((c): c is readonly [string, RawBuilder<unknown>] => c[1] !== null)
+    .map(([name, q]) => sql`${sql.id(name)} AS (${q})`)
   return sql`WITH ${sql.join(parts, sql`, `)}`
 }

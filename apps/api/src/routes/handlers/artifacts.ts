@@ -12,7 +12,9 @@ type ArtifactOps =
 
 export const artifactHandlers: { [K in ArtifactOps]: Handler<K> } = {
   createArtifact: async ({ body }, { deps, caller, headers }) =>
-    written(await createArtifact(deps, caller, body, idempotencyKey(headers)), (artifact) => ({ location: `/api/artifacts/${artifact.id}` })),
+    written(await createArtifact(deps, caller, body, idempotencyKey(headers)), (artifact) => ({
+      location: `/api/artifacts/${artifact.id}`,
+    })),
   listMyArtifacts: async ({ query }, { deps, caller }) => reply(await listMyArtifacts(deps, caller, query)),
   getArtifact: async ({ params }, { deps, caller }) => reply(await getArtifact(deps, caller, { id: params.artifactId })),
   deleteArtifact: async ({ params }, { deps, caller }) => reply(await deleteArtifact(deps, caller, params.artifactId)),

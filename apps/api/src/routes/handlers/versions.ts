@@ -1,5 +1,5 @@
-import { appendVersion, diffVersions, getContent, listVersions, ok, restoreVersion } from '@quire/core'
 import type { IncomingHttpHeaders } from 'node:http'
+import { appendVersion, diffVersions, getContent, listVersions, ok, restoreVersion } from '@quire/core'
 import { type Handler, idempotencyKey, reply, written } from '../handler.ts'
 
 type VersionOps = 'appendVersion' | 'restoreVersion' | 'getContent' | 'listVersions' | 'diffVersions'
@@ -29,7 +29,9 @@ export const versionHandlers: { [K in VersionOps]: Handler<K> } = {
     // A pinned version never changes: its SHA-256 is a strong validator and it may be cached
     // for a year. The head moves, so its tag also names the version and it must be revalidated.
     const etag = pinned ? `"${sha256}"` : `"${sha256}.${versionNumber}"`
-    const cacheControl = pinned ? `${publicView ? 'public' : 'private'}, max-age=${YEAR}, immutable` : `${publicView ? 'public' : 'private'}, no-cache`
+    const cacheControl = pinned
+      ? `${publicView ? 'public' : 'private'}, max-age=${YEAR}, immutable`
+      : `${publicView ? 'public' : 'private'}, no-cache`
     const replyHeaders = { etag, 'cache-control': cacheControl, vary: 'Authorization' }
     if (matches(headers, etag)) return ok({ body: null, status: 304, headers: replyHeaders })
     return ok({ body: content, headers: replyHeaders })

@@ -50,4 +50,4 @@ else
 fi
 
 [ $# -gt 0 ] || set -- start
-exec pnpm run "$@"
+exec pnpm --silent run "$@"

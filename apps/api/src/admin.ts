@@ -1,4 +1,4 @@
-import { isScope, issueOperatorToken, type Scope, scopes } from '@quire/core'
+import { isScope, type Scope, scopes } from '@quire/core'
 import { DatabaseInUseError } from '@quire/storage'
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'

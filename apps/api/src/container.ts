@@ -16,7 +16,14 @@ export interface Runtime {
 
 /** The database the environment names: PostgreSQL when DATABASE_URL is set, else embedded PGlite. */
 export function databaseConfig(env: Env): DatabaseConfig {
-  if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+  if (env.DATABASE_URL) {
+    return {
+      kind: 'postgres',
+      url: env.DATABASE_URL,
+      poolSize: env.DATABASE_POOL_SIZE,
+      preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
+    }
+  }
   return { kind: 'pglite', dataDir: resolve(env.QUIRE_DATA_DIR, 'pglite') }
 }
 

@@ -12,6 +12,8 @@ export const Env = Type.Object({
   /** PostgreSQL connection URL; when unset, the embedded PGlite database in QUIRE_DATA_DIR is used. */
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /** Prepare statements per connection; turn off behind a transaction-pooling proxy (PgBouncer). */
+  DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
   QUIRE_DATA_DIR: Type.String({ default: '.quire' }),
   QUIRE_CONTENT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),

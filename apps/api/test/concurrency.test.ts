@@ -93,4 +93,27 @@ describe(`optimistic concurrency over real HTTP (${engine})`, () => {
     expect(reused.body).toMatchObject({ code: 'idempotency_key_reused' })
     expect(await count(api, 'versions', { artifactId: artifact.id })).toBe(2)
   })
+
+  it('leaves every version with its artifact and its content (the invariant versions rely on)', async () => {
+    const orphans = await api.runtime.database.db
+      .selectFrom('versions as v')
+      .leftJoin('artifacts as a', 'a.id', 'v.artifact_id')
+      .leftJoin('contents as c', 'c.sha256', 'v.content_sha256')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where((eb) => eb.or([eb('a.id', 'is', null), eb('c.sha256', 'is', null)]))
+      .executeTakeFirstOrThrow()
+    const all = await api.runtime.database.db
+      .selectFrom('versions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow()
+    expect(Number(all.n)).toBeGreaterThan(20)
+    expect(Number(orphans.n)).toBe(0)
+    const heads = await api.runtime.database.db
+      .selectFrom('artifacts as a')
+      .leftJoin('versions as v', (join) => join.onRef('v.artifact_id', '=', 'a.id').onRef('v.number', '=', 'a.latest_version'))
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('v.number', 'is', null)
+      .executeTakeFirstOrThrow()
+    expect(Number(heads.n)).toBe(0)
+  })
 })

@@ -1,32 +1,12 @@
-import type { Action, Role } from '@quire/core'
+import { type Action, Actions, type Role } from '@quire/core'
 
 /**
  * What each workspace role may do to the workspace's projects and artifacts. Members write
  * content; owners and admins also delete, share and change access.
  */
 export const roleGrants: Readonly<Record<Role, ReadonlySet<Action>>> = {
-  owner: new Set<Action>([
-    'artifact.read',
-    'artifact.create',
-    'artifact.update',
-    'artifact.delete',
-    'artifact.share',
-    'artifact.access.read',
-    'artifact.access.write',
-    'project.read',
-    'project.create',
-  ]),
-  admin: new Set<Action>([
-    'artifact.read',
-    'artifact.create',
-    'artifact.update',
-    'artifact.delete',
-    'artifact.share',
-    'artifact.access.read',
-    'artifact.access.write',
-    'project.read',
-    'project.create',
-  ]),
+  owner: new Set<Action>(Actions),
+  admin: new Set<Action>(Actions),
   member: new Set<Action>([
     'artifact.read',
     'artifact.create',

@@ -58,3 +58,22 @@ export function requireUser(principal: Principal): Result<{ id: string }> {
       return fail('unauthenticated', denyMessages.unauthenticated)
   }
 }
+
+/**
+ * The gate for account-level calls: the caller's credential (one lookup), a principal acting
+ * for a user, and the policy's word on the action at account level.
+ */
+export async function admitAccount(
+  deps: CoreDeps,
+  caller: Caller,
+  action: Action,
+): Promise<Result<{ principal: Principal; userId: string }>> {
+  const record = caller.credential ? await deps.credentials.find(caller.credential) : null
+  const principal = principalOf(deps, caller, record)
+  if (!principal.ok) return principal
+  const allowed = authorize(deps, principal.value, action, { type: 'account' })
+  if (!allowed.ok) return allowed
+  const user = requireUser(principal.value)
+  if (!user.ok) return user
+  return ok({ principal: principal.value, userId: user.value.id })
+}

@@ -5,10 +5,10 @@ import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import { slugProblem } from '../domain/rules.ts'
 import type { ArtifactTarget } from '../ports/stores.ts'
-import { authorize, principalOf, requireUser } from './access.ts'
+import { admitAccount } from './access.ts'
 import { admitArtifact, admitNamespace } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
-import { idKey, pageRequest, toPage } from './paging.ts'
+import { pageOfIds } from './paging.ts'
 import { artifactUrl, presentArtifact } from './present.ts'
 
 /** Reads artifact metadata, by id or by path. */
@@ -21,23 +21,13 @@ export async function getArtifact(deps: CoreDeps, caller: Caller, target: Artifa
 
 /** Artifacts of every workspace the caller belongs to, newest first. */
 export async function listMyArtifacts(deps: CoreDeps, caller: Caller, query: PageQuery): Promise<Result<PageOf<Artifact>>> {
-  const record = caller.credential ? await deps.credentials.find(caller.credential) : null
-  const principal = principalOf(deps, caller, record)
-  if (!principal.ok) return principal
-  const allowed = authorize(deps, principal.value, 'artifact.read', { type: 'account' })
-  if (!allowed.ok) return allowed
-  const user = requireUser(principal.value)
-  if (!user.ok) return user
-  const page = pageRequest(query, idKey('art'))
-  if (!page.ok) return page
-  const rows = await deps.artifacts.listForUser(user.value.id, page.value)
-  return ok(
-    toPage(
-      rows,
-      page.value,
-      (r) => r.id,
-      (r) => presentArtifact(r, deps.config.webUrl),
-    ),
+  const account = await admitAccount(deps, caller, 'artifact.read')
+  if (!account.ok) return account
+  return pageOfIds(
+    query,
+    'art',
+    (page) => deps.artifacts.listForUser(account.value.userId, page),
+    (r) => presentArtifact(r, deps.config.webUrl),
   )
 }
 

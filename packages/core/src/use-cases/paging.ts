@@ -41,3 +41,16 @@ export function toPage<R, T>(rows: readonly R[], page: PageRequest, keyOf: (row:
 
 export const idKey = (prefix: string) => (key: string) => new RegExp(`^${prefix}_[0-9a-z]{26}$`).test(key)
 export const numberKey = (key: string) => /^[1-9][0-9]{0,9}$/.test(key)
+
+/** One page of a user's records, newest first, keyed by their time-sortable ids. */
+export async function pageOfIds<R extends { id: string }, T>(
+  query: PageQuery,
+  prefix: string,
+  list: (page: PageRequest) => Promise<R[]>,
+  present: (row: R) => T,
+): Promise<Result<PageOf<T>>> {
+  const page = pageRequest(query, idKey(prefix))
+  if (!page.ok) return page
+  const rows = await list(page.value)
+  return ok(toPage(rows, page.value, (r) => r.id, present))
+}

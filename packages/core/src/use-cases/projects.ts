@@ -5,11 +5,11 @@ import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import { slugProblem } from '../domain/rules.ts'
 import type { ProjectRecord } from '../ports/records.ts'
-import { authorize, principalOf, requireUser } from './access.ts'
+import { admitAccount } from './access.ts'
 import { admitNamespace } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
 import { idempotencyDraft, planIdempotency, replay, replayAfterRace, type Written } from './idempotency.ts'
-import { idKey, pageRequest, toPage } from './paging.ts'
+import { pageOfIds } from './paging.ts'
 import { presentProject } from './present.ts'
 
 /** Creates a project in an owner namespace the caller may write to. */
@@ -67,23 +67,13 @@ export async function createProject(
 
 /** Projects of every workspace the caller belongs to, newest first. */
 export async function listMyProjects(deps: CoreDeps, caller: Caller, query: PageQuery): Promise<Result<PageOf<Project>>> {
-  const record = caller.credential ? await deps.credentials.find(caller.credential) : null
-  const principal = principalOf(deps, caller, record)
-  if (!principal.ok) return principal
-  const allowed = authorize(deps, principal.value, 'project.read', { type: 'account' })
-  if (!allowed.ok) return allowed
-  const user = requireUser(principal.value)
-  if (!user.ok) return user
-  const page = pageRequest(query, idKey('prj'))
-  if (!page.ok) return page
-  const rows = await deps.projects.listForUser(user.value.id, page.value)
-  return ok(
-    toPage(
-      rows,
-      page.value,
-      (r) => r.id,
-      (r) => presentProject(r, deps.config.webUrl),
-    ),
+  const account = await admitAccount(deps, caller, 'project.read')
+  if (!account.ok) return account
+  return pageOfIds(
+    query,
+    'prj',
+    (page) => deps.projects.listForUser(account.value.userId, page),
+    (r) => presentProject(r, deps.config.webUrl),
   )
 }
 

@@ -16,7 +16,7 @@ const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '50' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     pool: { type: 'string', default: '10', description: 'database pool size, the same on both sides' },
     only: { type: 'string', description: 'run only cases whose name contains this' },
   },

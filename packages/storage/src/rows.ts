@@ -1,6 +1,6 @@
-import type { ActorRef, ArtifactRecord, ArtifactType, CredentialRecord, ProjectRecord, Role, VersionRecord } from '@quire/core'
+import type { ActorRef, ArtifactRecord, ArtifactType, ProjectRecord, Role, VersionRecord } from '@quire/core'
 
-/** Column prefixes used in joined reads: `a_` artifact, `v_` version, `c_` credential, `u_` user. */
+/** Column prefixes used in joined reads: `a_` artifact, `v_` version, `p_` project (credentials: see credential-projection.ts). */
 export type Row = Record<string, unknown>
 
 const str = (v: unknown): string => v as string
@@ -12,25 +12,6 @@ function actor(row: Row, prefix: string): ActorRef {
     kind: row[`${prefix}created_by_kind`] as ActorRef['kind'],
     id: str(row[`${prefix}created_by_id`]),
     label: str(row[`${prefix}created_by_label`]),
-  }
-}
-
-export function credentialFrom(row: Row): CredentialRecord | null {
-  if (row.c_id === null || row.c_id === undefined) return null
-  return {
-    id: str(row.c_id),
-    kind: row.c_kind as CredentialRecord['kind'],
-    scopes: (row.c_scopes as string[] | null) ?? [],
-    expiresAt: maybeDate(row.c_expires_at),
-    revokedAt: maybeDate(row.c_revoked_at),
-    audience: (row.c_audience as string | null) ?? null,
-    agentId: (row.c_agent_id as string | null) ?? null,
-    artifactId: (row.c_artifact_id as string | null) ?? null,
-    role: (row.c_role as 'viewer' | 'editor' | null) ?? null,
-    user:
-      row.u_id === null || row.u_id === undefined
-        ? null
-        : { id: str(row.u_id), email: str(row.u_email), emailVerified: Boolean(row.u_email_verified), username: str(row.u_username) },
   }
 }
 

@@ -1,7 +1,8 @@
 import type { ArtifactContext, ArtifactTarget, ContentRecord, PageRequest, PresentedCredential, VersionRecord } from '@quire/core'
 import { type Kysely, sql } from 'kysely'
-import { artifactFrom, credentialFrom, type Row, roleFrom, versionFrom } from '../rows.ts'
+import { artifactFrom, type Row, roleFrom, versionFrom } from '../rows.ts'
 import type { Database } from '../schema.ts'
+import { credentialFromColumns } from './credential-projection.ts'
 import { artifactColumns, credentialColumns, credentialJoins, versionColumns } from './fragments.ts'
 import type { ImmutableCache } from './immutable-cache.ts'
 import { contentBody } from './version-reads.ts'
@@ -34,7 +35,7 @@ export async function loadArtifactForCaller(
     ${targetJoin(query.target)}
     ${withCredential ? sql`LEFT JOIN memberships m ON m.workspace_id = a.workspace_id AND m.user_id = u.id` : sql``}`.execute(db)
   const row = rows[0] ?? {}
-  return { credential: credentialFrom(row), artifact: artifactFrom(row), role: roleFrom(row.m_role) }
+  return { credential: credentialFromColumns(row), artifact: artifactFrom(row), role: roleFrom(row.m_role) }
 }
 
 export async function listVersions(db: Kysely<Database>, artifactId: string, page: PageRequest): Promise<VersionRecord[]> {

@@ -1,12 +1,11 @@
 import { sql } from 'kysely'
+import { credentialColumnList } from './credential-projection.ts'
 
 /**
  * SQL fragments shared by the one-round-trip reads: the caller's credential (by secret hash)
  * with its user, and prefixed column lists that `rows.ts` maps back to records.
  */
-export const credentialColumns = sql`c.id AS c_id, c.kind AS c_kind, c.scopes AS c_scopes, c.expires_at AS c_expires_at,
-  c.revoked_at AS c_revoked_at, c.audience AS c_audience, c.agent_id AS c_agent_id, c.artifact_id AS c_artifact_id, c.role AS c_role,
-  u.id AS u_id, u.email AS u_email, u.email_verified AS u_email_verified, u.username AS u_username`
+export const credentialColumns = sql.raw(credentialColumnList)
 
 export function credentialJoins(secretHash: string | null) {
   return sql`LEFT JOIN credentials c ON c.secret_hash = ${secretHash}::text

@@ -2,8 +2,9 @@ import type { CreateProjectCommand, NamespaceContext, PageRequest, ProjectRecord
 import { type Kysely, sql } from 'kysely'
 import { auditFrom } from '../audit.ts'
 import { isUniqueViolation } from '../pg-errors.ts'
-import { credentialFrom, projectFrom, type Row, roleFrom } from '../rows.ts'
+import { projectFrom, type Row, roleFrom } from '../rows.ts'
 import type { Database } from '../schema.ts'
+import { credentialFromColumns } from './credential-projection.ts'
 import { credentialColumns, credentialJoins, projectColumns } from './fragments.ts'
 import { idempotencyFrom, withClauses } from './writes.ts'
 
@@ -23,7 +24,7 @@ async function loadNamespaceForCaller(
     ${projectJoin}`.execute(db)
   const row = rows[0] ?? {}
   return {
-    credential: credentialFrom(row),
+    credential: credentialFromColumns(row),
     workspace:
       row.w_id === null || row.w_id === undefined
         ? null

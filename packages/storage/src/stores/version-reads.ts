@@ -1,16 +1,9 @@
-import type {
-  ArtifactAccess,
-  ArtifactType,
-  ContentRecord,
-  CredentialRecord,
-  PresentedCredential,
-  VersionContext,
-  VersionRecord,
-} from '@quire/core'
+import type { ArtifactAccess, ArtifactType, ContentRecord, PresentedCredential, VersionContext, VersionRecord } from '@quire/core'
 import type { Kysely } from 'kysely'
 import type { RawQuery } from '../database.ts'
 import { roleFrom } from '../rows.ts'
 import type { Database } from '../schema.ts'
+import { credentialFields, credentialFrom } from './credential-projection.ts'
 import type { ImmutableCache } from './immutable-cache.ts'
 
 // The hot path of every version read and write. It is plain SQL per shape (nothing is built per
@@ -18,22 +11,7 @@ import type { ImmutableCache } from './immutable-cache.ts'
 // ONE json column: describing and parsing one column instead of thirty is what keeps this query
 // near the cost of a bare primary-key SELECT (see bench/api).
 const accessFields = ['a.id', 'a.workspace_id', 'a.type', 'a.public_view', 'a.public_edit', 'a.viewer_emails', 'a.latest_version'] as const
-const credentialFields = [
-  'c.id',
-  'c.kind',
-  'c.scopes',
-  'c.expires_at',
-  'c.revoked_at',
-  'c.audience',
-  'c.agent_id',
-  'c.artifact_id',
-  'c.role',
-  'u.id',
-  'u.email',
-  'u.email_verified',
-  'u.username',
-  'm.role',
-] as const
+const callerFields = [...credentialFields, 'm.role'] as const
 const versionFields = [
   'v.number',
   'v.content_sha256',
@@ -45,7 +23,7 @@ const versionFields = [
   'v.created_by_id',
   'v.created_by_label',
 ] as const
-type Field = (typeof accessFields)[number] | (typeof credentialFields)[number] | (typeof versionFields)[number]
+type Field = (typeof accessFields)[number] | (typeof callerFields)[number] | (typeof versionFields)[number]
 
 interface Shape {
   readonly text: string
@@ -54,7 +32,7 @@ interface Shape {
 }
 
 function shape(withCredential: boolean, withVersion: boolean): Shape {
-  const fields: Field[] = [...accessFields, ...(withCredential ? credentialFields : []), ...(withVersion ? versionFields : [])]
+  const fields: Field[] = [...accessFields, ...(withCredential ? callerFields : []), ...(withVersion ? versionFields : [])]
   const artifactParam = withCredential ? '$2' : '$1'
   const versionJoin = withVersion ? `LEFT JOIN versions v ON v.artifact_id = a.id AND v.number = ${withCredential ? '$3' : '$2'}::int` : ''
   const select = `SELECT json_build_array(${fields.join(', ')}) AS r`
@@ -99,30 +77,6 @@ function accessOf(v: Values): ArtifactAccess | null {
   }
 }
 
-function credentialOf(v: Values): CredentialRecord | null {
-  if (v.get('c.id') == null) return null
-  return {
-    id: v.get('c.id') as string,
-    kind: v.get('c.kind') as CredentialRecord['kind'],
-    scopes: (v.get('c.scopes') as string[] | null) ?? [],
-    expiresAt: date(v.get('c.expires_at')),
-    revokedAt: date(v.get('c.revoked_at')),
-    audience: (v.get('c.audience') as string | null) ?? null,
-    agentId: (v.get('c.agent_id') as string | null) ?? null,
-    artifactId: (v.get('c.artifact_id') as string | null) ?? null,
-    role: (v.get('c.role') as 'viewer' | 'editor' | null) ?? null,
-    user:
-      v.get('u.id') == null
-        ? null
-        : {
-            id: v.get('u.id') as string,
-            email: v.get('u.email') as string,
-            emailVerified: v.get('u.email_verified') === true,
-            username: v.get('u.username') as string,
-          },
-  }
-}
-
 function versionOf(v: Values, artifactId: string): VersionRecord | null {
   if (v.get('v.number') == null) return null
   return {
@@ -162,7 +116,11 @@ export async function loadVersionForCaller(
   const rows = await raw<{ r: unknown[] }>(chosen.text, parameters)
   const values = read(chosen, rows[0]?.r)
   const artifact = accessOf(values)
-  const base = { credential: withCredential ? credentialOf(values) : null, artifact, role: roleFrom(values.get('m.role')) }
+  const base = {
+    credential: withCredential ? credentialFrom((field) => values.get(field)) : null,
+    artifact,
+    role: roleFrom(values.get('m.role')),
+  }
   if (artifact === null || query.version === undefined) return { ...base, version: null }
   const number = query.version === 'latest' ? artifact.latestVersion : query.version
   if (number > artifact.latestVersion) return { ...base, version: null }

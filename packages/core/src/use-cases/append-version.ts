@@ -133,7 +133,7 @@ export async function appendVersion(
   const written = await append(deps, caller, admitted.value, body, idempotencyKey)
   if (written !== 'refused') return written
   // Refused right after an authoritative read: the facts changed in between. Ask once more.
-  deps.admissions.forget(caller.credential ?? { secretHash: '' }, artifactId)
+  if (caller.credential) deps.admissions.forget(caller.credential, artifactId)
   if (attempt < 2) return appendVersion(deps, caller, artifactId, body, idempotencyKey, attempt + 1)
   return fail('forbidden', 'Your access to this artifact changed while writing; nothing was written.')
 }

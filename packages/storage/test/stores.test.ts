@@ -11,6 +11,7 @@ import {
   type Policy,
   sha256Hex,
   systemClock,
+  type VersionRecord,
   type WriteGuard,
 } from '@quire/core'
 import { Kysely, type LogEvent, PostgresDialect, sql } from 'kysely'
@@ -61,6 +62,20 @@ async function seed() {
   })
   if (!artifact.ok) throw new Error(artifact.error.message)
   return { caller, user: token.user, artifactId: artifact.value.value.id }
+}
+
+/** A version record as a use-case would hand it to the store. */
+async function draft(artifactId: string, number: number, body: string): Promise<VersionRecord> {
+  return {
+    artifactId,
+    number,
+    sha256: await sha256Hex(body),
+    size: body.length,
+    changelog: '',
+    restoredFrom: null,
+    createdAt: new Date(),
+    createdBy: { kind: 'operator', id: 'o', label: 'o' },
+  }
 }
 
 const open = (): WriteGuard => ({ credentialId: null, userId: null, grant: { kind: 'open' }, at: new Date() })
@@ -143,16 +158,7 @@ describe(`storage (${testEngine})`, () => {
     await sql`INSERT INTO audit_events (id, at, action, actor_kind, actor_id, actor_label, via_surface) VALUES (${taken}, now(), 'x', 'operator', 'o', 'o', 'operator')`.execute(
       handle.db,
     )
-    const version = {
-      artifactId,
-      number: 2,
-      sha256: await sha256Hex('never stored'),
-      size: 12,
-      changelog: '',
-      restoredFrom: null,
-      createdAt: new Date(),
-      createdBy: { kind: 'operator' as const, id: 'o', label: 'o' },
-    }
+    const version = await draft(artifactId, 2, 'never stored')
     // The audit insert collides with an existing event id: the whole append must roll back.
     await expect(
       deps.artifacts.append({
@@ -186,16 +192,7 @@ describe(`storage (${testEngine})`, () => {
 
   it('answers a stale head with the current head and writes nothing', async () => {
     const { artifactId } = await seed()
-    const version = {
-      artifactId,
-      number: 6,
-      sha256: await sha256Hex('stale'),
-      size: 5,
-      changelog: '',
-      restoredFrom: null,
-      createdAt: new Date(),
-      createdBy: { kind: 'operator' as const, id: 'o', label: 'o' },
-    }
+    const version = await draft(artifactId, 6, 'stale')
     const outcome = await deps.artifacts.append({
       artifactId,
       guard: open(),
@@ -216,16 +213,7 @@ describe(`storage (${testEngine})`, () => {
     let expected = 1
     const attempt = async (guard: WriteGuard) => {
       const body = `guarded ${expected} ${Math.random()}`
-      const version = {
-        artifactId,
-        number: expected + 1,
-        sha256: await sha256Hex(body),
-        size: body.length,
-        changelog: '',
-        restoredFrom: null,
-        createdAt: new Date(),
-        createdBy: { kind: 'operator' as const, id: 'o', label: 'o' },
-      }
+      const version = await draft(artifactId, expected + 1, body)
       const outcome = await deps.artifacts.append({
         artifactId,
         guard,

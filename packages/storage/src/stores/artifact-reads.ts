@@ -5,7 +5,7 @@ import type { Database } from '../schema.ts'
 import { credentialFromColumns } from './credential-projection.ts'
 import { artifactColumns, credentialColumns, credentialJoins, versionColumns } from './fragments.ts'
 import type { ImmutableCache } from './immutable-cache.ts'
-import { contentBody } from './version-reads.ts'
+import { contentBody, versionsOf } from './immutable-reads.ts'
 
 function targetJoin(target: ArtifactTarget) {
   if ('id' in target) {
@@ -53,24 +53,8 @@ export async function versionContents(
   artifactId: string,
   numbers: readonly number[],
 ): Promise<ContentRecord[]> {
-  const wanted = [...new Set(numbers)]
-  const known = wanted.flatMap((n) => {
-    const v = cache.version(artifactId, n)
-    return v ? [v] : []
-  })
-  const missing = wanted.filter((n) => !known.some((v) => v.number === n))
-  if (missing.length > 0) {
-    const { rows } = await sql<Row>`SELECT ${versionColumns} FROM versions v
-      WHERE v.artifact_id = ${artifactId}::text AND v.number = ANY(${missing}::int[])`.execute(db)
-    for (const r of rows) {
-      const v = versionFrom(r)
-      if (v) {
-        cache.rememberVersion(v)
-        known.push(v)
-      }
-    }
-  }
-  return Promise.all(known.map(async (v) => ({ ...v, body: await contentBody(db, cache, v.sha256) })))
+  const versions = await versionsOf(db, cache, artifactId, numbers)
+  return Promise.all(versions.map(async (v) => ({ ...v, body: await contentBody(db, cache, v.sha256) })))
 }
 
 export async function listArtifactsForUser(db: Kysely<Database>, userId: string, page: PageRequest) {

@@ -5,6 +5,7 @@ import { roleFrom } from '../rows.ts'
 import type { Database } from '../schema.ts'
 import { credentialFields, credentialFrom } from './credential-projection.ts'
 import type { ImmutableCache } from './immutable-cache.ts'
+import { contentBody, versionsOf } from './immutable-reads.ts'
 
 // The hot path of every version read and write. It is plain SQL per shape (nothing is built per
 // call; with prepared statements PostgreSQL plans each shape once per connection) and returns
@@ -124,30 +125,11 @@ export async function loadVersionForCaller(
   if (artifact === null || query.version === undefined) return { ...base, version: null }
   const number = query.version === 'latest' ? artifact.latestVersion : query.version
   if (number > artifact.latestVersion) return { ...base, version: null }
-  let version = pinned ?? cache.version(artifact.id, number) ?? versionOf(values, artifact.id)
-  if (version === null) version = await versionByKey(db, artifact.id, number)
-  if (version) cache.rememberVersion(version)
-  return { ...base, version }
-}
-
-async function versionByKey(db: Kysely<Database>, artifactId: string, number: number): Promise<VersionRecord | null> {
-  const row = await db
-    .selectFrom('versions')
-    .selectAll()
-    .where('artifact_id', '=', artifactId)
-    .where('number', '=', number)
-    .executeTakeFirst()
-  if (!row) return null
-  return {
-    artifactId,
-    number: row.number,
-    sha256: row.content_sha256,
-    size: row.size,
-    changelog: row.changelog,
-    restoredFrom: row.restored_from,
-    createdAt: row.created_at,
-    createdBy: { kind: row.created_by_kind, id: row.created_by_id, label: row.created_by_label },
-  }
+  const known = pinned ?? cache.version(artifact.id, number)
+  if (known) return { ...base, version: known }
+  const joined = versionOf(values, artifact.id)
+  if (joined) cache.rememberVersion(joined)
+  return { ...base, version: joined ?? (await versionsOf(db, cache, artifact.id, [number]))[0] ?? null }
 }
 
 /** The same, with the version's content (from memory when this SHA-256 was seen before). */
@@ -161,12 +143,4 @@ export async function loadContentForCaller(
   if (ctx.version === null) return { ...ctx, version: null }
   const body = cache.content(ctx.version.sha256) ?? (await contentBody(db, cache, ctx.version.sha256))
   return { ...ctx, version: { ...ctx.version, body } }
-}
-
-export async function contentBody(db: Kysely<Database>, cache: ImmutableCache, sha256: string): Promise<string> {
-  const cached = cache.content(sha256)
-  if (cached !== undefined) return cached
-  const row = await db.selectFrom('contents').select('body').where('sha256', '=', sha256).executeTakeFirstOrThrow()
-  cache.rememberContent(sha256, row.body)
-  return row.body
 }

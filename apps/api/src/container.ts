@@ -22,6 +22,7 @@ export function databaseConfig(env: Env): DatabaseConfig {
       url: env.DATABASE_URL,
       poolSize: env.DATABASE_POOL_SIZE,
       preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
+      onIdleConnectionError: (error) => process.emitWarning(`PostgreSQL ended an idle connection: ${error.message}`),
     }
   }
   return { kind: 'pglite', dataDir: resolve(env.QUIRE_DATA_DIR, 'pglite') }

@@ -1,5 +1,5 @@
 import { DatabaseInUseError } from '@quire/storage'
-import { buildApp } from './app.ts'
+import { buildApp, edgeOptions } from './app.ts'
 import { createRuntime, type Runtime } from './container.ts'
 import { readEnv } from './env.ts'
 import { operatorSocketPath, startOperatorSocket } from './operator.ts'
@@ -17,20 +17,35 @@ const app = await buildApp(runtime, {
   logger: { level: env.LOG_LEVEL },
   logRequests: env.LOG_REQUESTS,
   serverUrl: env.API_URL ?? `http://localhost:${env.API_PORT}`,
+  ...edgeOptions(env),
 })
 
 // On the embedded database, operator commands (`pnpm admin`) reach the database through us.
 const operator = runtime.database.kind === 'pglite' ? await startOperatorSocket(runtime, operatorSocketPath(env)) : null
 
+/**
+ * SIGTERM/SIGINT: stop accepting connections, let the requests in flight finish (each answered
+ * with `Connection: close`), then close the database and exit 0. Requests still running after
+ * SHUTDOWN_TIMEOUT_MS are cut off, and the exit code is 1.
+ */
 let closing = false
 async function shutdown(signal: string): Promise<void> {
   if (closing) return
   closing = true
-  app.log.info({ signal }, 'shutting down: finishing in-flight requests')
+  app.log.info({ signal, timeoutMs: env.SHUTDOWN_TIMEOUT_MS }, 'shutting down: finishing in-flight requests')
+  let cutOff = false
+  const deadline = setTimeout(() => {
+    cutOff = true
+    app.log.error({ timeoutMs: env.SHUTDOWN_TIMEOUT_MS }, 'shutdown timed out: closing the connections still open')
+    app.server.closeAllConnections()
+    // Whatever still hangs after that (the database, say) does not keep the process alive.
+    setTimeout(() => process.exit(1), 2_000).unref()
+  }, env.SHUTDOWN_TIMEOUT_MS)
   await app.close()
+  clearTimeout(deadline)
   await operator?.close()
   await runtime.close()
-  process.exit(0)
+  process.exit(cutOff ? 1 : 0)
 }
 process.on('SIGINT', () => void shutdown('SIGINT'))
 process.on('SIGTERM', () => void shutdown('SIGTERM'))

@@ -1,7 +1,7 @@
 import { type Clock, issueOperatorToken, type Scope } from '@quire/core'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
-import { buildApp } from '../src/app.ts'
+import { buildApp, edgeOptions } from '../src/app.ts'
 import { createRuntime, type Runtime } from '../src/container.ts'
 import { readEnv } from '../src/env.ts'
 
@@ -10,6 +10,8 @@ export const engine = testEngine
 export interface TestApi {
   readonly app: FastifyInstance
   readonly runtime: Runtime
+  /** On PostgreSQL, this test's database (for other processes or app instances on it); null on PGlite. */
+  readonly databaseUrl: string | null
   /** A fresh user with an API key; returns the secret and the username. */
   user(email: string, scopes?: readonly Scope[]): Promise<{ token: string; username: string; userId: string }>
   request(
@@ -23,12 +25,23 @@ export interface TestApi {
 /** A fresh database of this project's engine, migrated, with the API built on it (no network). */
 export async function startTestApi(options: { clock?: Clock; env?: Record<string, string>; poolSize?: number } = {}): Promise<TestApi> {
   const database = await testDatabase({ poolSize: options.poolSize ?? 10 })
-  const env = readEnv({ WEB_URL: 'https://quire.test', API_URL: 'https://api.quire.test', LOG_LEVEL: 'silent', ...options.env })
+  const env = readEnv({
+    WEB_URL: 'https://quire.test',
+    API_URL: 'https://api.quire.test',
+    LOG_LEVEL: 'silent',
+    // Rate limiting stays on, as configured in production, with a budget that fits a test file
+    // firing thousands of requests from one token (the matrix, the fuzzer); hardening.test.ts
+    // sets small ones to see them enforced.
+    RATE_LIMIT_MAX: '100000',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...options.env,
+  })
   const runtime = await createRuntime(env, { database, ...(options.clock ? { clock: options.clock } : {}) })
-  const app = await buildApp(runtime)
+  const app = await buildApp(runtime, edgeOptions(env))
   return {
     app,
     runtime,
+    databaseUrl: database.url,
     async user(email, scopes) {
       const issued = await issueOperatorToken(runtime.operator, { email, ...(scopes ? { scopes } : {}) })
       return { token: issued.secret, username: issued.user.username, userId: issued.user.id }

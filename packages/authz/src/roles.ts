@@ -2,7 +2,7 @@ import { type Action, Actions, type Role } from '@quire/core'
 
 /**
  * What each workspace role may do to the workspace's projects and artifacts. Members write
- * content; owners and admins also delete, share and change access.
+ * content and read the audit trail; owners and admins also delete, share and change access.
  */
 export const roleGrants: Readonly<Record<Role, ReadonlySet<Action>>> = {
   owner: new Set<Action>(Actions),
@@ -12,6 +12,7 @@ export const roleGrants: Readonly<Record<Role, ReadonlySet<Action>>> = {
     'artifact.create',
     'artifact.update',
     'artifact.access.read',
+    'audit.read',
     'project.read',
     'project.create',
   ]),

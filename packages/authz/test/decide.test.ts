@@ -42,6 +42,7 @@ const memberActions: Action[] = [
   'artifact.create',
   'artifact.update',
   'artifact.access.read',
+  'audit.read',
   'project.read',
   'project.create',
 ]

@@ -51,11 +51,13 @@ export {
 export { type Failure, fail, ok, type Result } from './domain/result.ts'
 export { defaultLimits, type Limits, reservedSlugs, slugProblem, usernameFromEmail, utf8Length } from './domain/rules.ts'
 export { newSecret, secretPrefixes } from './domain/secrets.ts'
+export { normalizeViewerEmails, shareLinkExpiry } from './domain/sharing-rules.ts'
 
 // Ports.
 export type { AccountStore, ApiKeyStore, CreateApiKeyCommand, EnsureUserCommand } from './ports/accounts.ts'
 export type { Admission, AdmissionCache } from './ports/admissions.ts'
 export type {
+  AccessSettingsRecord,
   ArtifactAccess,
   ArtifactContext,
   ArtifactRecord,
@@ -64,6 +66,7 @@ export type {
   IdempotencyRecord,
   NamespaceContext,
   ProjectRecord,
+  ShareLinkRecord,
   VersionContext,
   VersionRecord,
   WorkspaceRecord,
@@ -74,21 +77,29 @@ export type {
   AppendVersionCommand,
   ArtifactStore,
   ArtifactTarget,
+  AuditStore,
   CreateArtifactCommand,
   CreateProjectCommand,
+  CreateShareLinkCommand,
   CredentialStore,
+  GuardedOutcome,
   HealthProbe,
   IdempotencyStore,
   PageRequest,
   ProjectStore,
+  RevokeShareLinkCommand,
+  ShareLinkStore,
   SoftDeleteCommand,
+  UpdateAccessCommand,
   WriteGuard,
   WriteRefusal,
 } from './ports/stores.ts'
 
 // Use-cases.
+export { getArtifactAccess, updateArtifactAccess } from './use-cases/access-settings.ts'
 export { appendVersion, restoreVersion } from './use-cases/append-version.ts'
 export { checkArtifactSlug, deleteArtifact, getArtifact, listMyArtifacts, previewArtifactUrl } from './use-cases/artifacts.ts'
+export { listAuditEvents, presentAuditEvent } from './use-cases/audit-events.ts'
 export { checkContentSize, createArtifact } from './use-cases/create-artifact.ts'
 export type { CoreConfig, CoreDeps } from './use-cases/deps.ts'
 export { checkHealth } from './use-cases/health.ts'
@@ -96,3 +107,4 @@ export type { Written } from './use-cases/idempotency.ts'
 export { issueOperatorToken, type OperatorDeps, usernameCandidates } from './use-cases/operator.ts'
 export { checkProjectSlug, createProject, listMyProjects, resolveProjectPath } from './use-cases/projects.ts'
 export { type ContentRead, diffVersions, getContent, listVersions } from './use-cases/read-versions.ts'
+export { createShareLink, listShareLinks, revokeShareLink, shareLinkUrl } from './use-cases/share-links.ts'

@@ -16,9 +16,24 @@ export class DatabaseInUseError extends Error {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false
+  }
+  return !zombie(pid)
+}
+
+/**
+ * A killed process keeps its pid until its parent reaps it (an orphan waits for init, which may
+ * take seconds), yet it will never touch the directory again. Linux only; elsewhere, false.
+ */
+function zombie(pid: number): boolean {
+  try {
+    // "pid (comm) state …": comm may hold spaces and parentheses, the state follows the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3)
+    return state === 'Z' || state === 'X'
+  } catch {
+    return false
   }
 }
 

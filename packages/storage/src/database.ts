@@ -15,6 +15,8 @@ export type DatabaseConfig =
       readonly poolSize?: number
       /** Prepare statements per connection (default true). Turn off behind a transaction-pooling proxy. */
       readonly preparedStatements?: boolean
+      /** Told when the server ends an idle pooled connection (the pool replaces it). */
+      readonly onIdleConnectionError?: (error: Error) => void
     }
   | { readonly kind: 'pglite'; readonly dataDir?: string; readonly snapshot?: Blob | File }
 
@@ -41,6 +43,10 @@ export function queryThrough(db: Kysely<Database>): RawQuery {
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 })
+    // An idle connection the server ends (restart, failover, pg_terminate_backend) errors on the
+    // pool; unheard, that error would end the process. The pool has already dropped the client
+    // and the next checkout opens a fresh one, so there is nothing to do but to tell.
+    pool.on('error', (error) => config.onIdleConnectionError?.(error))
     const prepared = config.preparedStatements !== false
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: prepared ? preparingPool(pool) : pool }) })
     const query: RawQuery = async <R>(text: string, parameters: readonly unknown[]) => {

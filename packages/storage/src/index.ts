@@ -8,10 +8,12 @@ import type {
   AdmissionCache,
   ApiKeyStore,
   ArtifactStore,
+  AuditStore,
   CredentialStore,
   HealthProbe,
   IdempotencyStore,
   ProjectStore,
+  ShareLinkStore,
 } from '@quire/core'
 import { type Kysely, sql } from 'kysely'
 import type { RawQuery } from './database.ts'
@@ -19,14 +21,17 @@ import type { Database } from './schema.ts'
 import { accountStore, apiKeyStore } from './stores/accounts.ts'
 import { admissionCache } from './stores/admissions.ts'
 import { artifactStore } from './stores/artifacts.ts'
+import { auditStore } from './stores/audit-reads.ts'
 import { credentialStore } from './stores/credentials.ts'
 import { idempotencyStore } from './stores/idempotency.ts'
 import { ImmutableCache } from './stores/immutable-cache.ts'
 import { projectStore } from './stores/projects.ts'
+import { shareLinkStore } from './stores/share-links.ts'
 
 export { DatabaseInUseError } from './data-dir-lock.ts'
 export { type DatabaseConfig, type DatabaseHandle, openDatabase, queryThrough, type RawQuery } from './database.ts'
 export { migrateToLatest } from './migrations/index.ts'
+export { postgresRateLimitStore, type RateLimitCount, type RateLimitStore, type RateLimitStoreClass } from './rate-limit-store.ts'
 export type { Database } from './schema.ts'
 
 /** Every store core's use-cases need, over one database. */
@@ -34,6 +39,8 @@ export interface Stores {
   readonly credentials: CredentialStore
   readonly artifacts: ArtifactStore
   readonly projects: ProjectStore
+  readonly shareLinks: ShareLinkStore
+  readonly audit: AuditStore
   readonly idempotency: IdempotencyStore
   readonly admissions: AdmissionCache
   readonly accounts: AccountStore
@@ -62,6 +69,8 @@ export function createStores(database: { readonly db: Kysely<Database>; readonly
     credentials: credentialStore(db),
     artifacts: artifactStore(database, cache),
     projects: projectStore(db),
+    shareLinks: shareLinkStore(db),
+    audit: auditStore(db),
     idempotency: idempotencyStore(db),
     admissions: admissionCache({ entries: options.admissionEntries ?? 10_000, ttlMs: 60_000 }),
     accounts: accountStore(db),

@@ -98,6 +98,10 @@ export interface CredentialsTable {
   revoked_at: Timestamp | null
   last_used_at: Timestamp | null
   created_at: Timestamp
+  /** Null for credentials created before migration 0002 and for sessions. */
+  created_by_kind: CreatedBy['created_by_kind'] | null
+  created_by_id: string | null
+  created_by_label: string | null
 }
 
 export interface AuditEventsTable {

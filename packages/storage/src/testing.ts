@@ -108,6 +108,14 @@ export async function freshTestDatabase(run: TestRun, engine: TestEngine, option
     close: async () => {
       await handle.close()
       const dropper = admin(run.pgAdminUrl)
+      // A closed pool's connections say goodbye after close() resolves; FORCE would cut them off
+      // mid-goodbye, and the dying client would raise an error nobody listens to any more. Give
+      // them (and those of other pools on this database, closed just before) a moment.
+      for (let waited = 0; waited < 2_000; waited += 10) {
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${name}`.execute(dropper)
+        if ((rows[0]?.n ?? 0) === 0) break
+        await new Promise((done) => setTimeout(done, 10))
+      }
       await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(dropper)
       await dropper.destroy()
     },

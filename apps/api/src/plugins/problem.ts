@@ -48,6 +48,8 @@ interface ValidationIssue {
   keyword: string
   message?: string
   params: Record<string, unknown>
+  /** The offending value (the validator runs in verbose mode). */
+  data?: unknown
 }
 
 function issuePath(context: string, issue: ValidationIssue): string {
@@ -57,12 +59,32 @@ function issuePath(context: string, issue: ValidationIssue): string {
   return base
 }
 
+/** The offending value, quoted, when it is short enough to repeat back. */
+function shown(data: unknown): string {
+  if (typeof data === 'string' && data.length <= 120) return ` (got ${JSON.stringify(data)})`
+  if (typeof data === 'number' || typeof data === 'boolean') return ` (got ${String(data)})`
+  return ''
+}
+
 function issueMessage(issue: ValidationIssue): string {
   if (issue.keyword === 'required') return 'is required'
   if (issue.keyword === 'additionalProperties') return 'is not an allowed field'
   if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues))
-    return `must be one of ${issue.params.allowedValues.join(', ')}`
-  return issue.message ?? 'is not valid'
+    return `must be one of ${issue.params.allowedValues.join(', ')}${shown(issue.data)}`
+  if (issue.keyword === 'maxItems' && Array.isArray(issue.data))
+    return `${issue.message ?? 'has too many items'} (has ${issue.data.length})`
+  return `${issue.message ?? 'is not valid'}${shown(issue.data)}`
+}
+
+/** A refusal thrown from a hook (a plugin's limit, say), answered as its failure like any other. */
+export class RefusalError extends Error {
+  readonly failure: Failure
+
+  constructor(failure: Failure) {
+    super(failure.message)
+    this.failure = failure
+    this.name = 'RefusalError'
+  }
 }
 
 /** Maps Fastify's own errors (validation, parsing, limits) to failures; anything else is a 500. */
@@ -70,6 +92,7 @@ export function failureFromError(error: FastifyError & { validation?: Validation
   failure: Failure
   internal: boolean
 } {
+  if (error instanceof RefusalError) return { failure: error.failure, internal: false }
   if (error.validation) {
     const context = error.validationContext ?? 'body'
     const errors = error.validation.map((issue) => ({ path: issuePath(context, issue), message: issueMessage(issue) }))

@@ -3,7 +3,8 @@ import addFormats from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
 
 function makeAjv(options: Options): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, removeAdditional: false, ...options })
+  // `verbose` keeps the offending value on each error, so a refusal can name it.
+  const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, removeAdditional: false, verbose: true, ...options })
   addFormats.default(ajv)
   return ajv
 }

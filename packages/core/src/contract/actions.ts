@@ -12,6 +12,7 @@ export const actions = {
   'artifact.share': { scope: 'artifacts:share', mutates: true },
   'artifact.access.read': { scope: 'artifacts:access:read', mutates: false },
   'artifact.access.write': { scope: 'artifacts:access:write', mutates: true },
+  'audit.read': { scope: 'artifacts:read', mutates: false },
   'project.read': { scope: 'artifacts:read', mutates: false },
   'project.create': { scope: 'artifacts:create', mutates: true },
 } as const satisfies Record<string, { scope: Scope; mutates: boolean }>

@@ -15,8 +15,8 @@ export {
   type OperationSpec,
 } from './operation.ts'
 export { type OperationId, type Operations, operationIds, operations } from './operations/index.ts'
+export { ArtifactAccessSettings, MAX_VIEWER_EMAILS, UpdateAccessBody, ViewerEmails } from './schemas/access.ts'
 export {
-  AccessSettings,
   Artifact,
   ArtifactParams,
   ArtifactPathParams,
@@ -29,6 +29,7 @@ export {
   SlugPreview,
   Visibility,
 } from './schemas/artifact.ts'
+export { AuditEvent, AuditQuery } from './schemas/audit.ts'
 export {
   ActorRef,
   ArtifactId,
@@ -45,6 +46,15 @@ export {
 } from './schemas/common.ts'
 export { Health } from './schemas/health.ts'
 export { CreateProjectBody, Project, ProjectPathParams, ProjectSlugAvailability, ProjectSlugParams } from './schemas/project.ts'
+export {
+  CreatedShareLink,
+  CreateShareLinkBody,
+  ShareLink,
+  ShareLinkId,
+  ShareLinkParams,
+  ShareLinkRole,
+  ShareLinkStatus,
+} from './schemas/share-link.ts'
 export {
   AppendVersionBody,
   ContentQuery,

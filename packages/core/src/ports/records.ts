@@ -57,6 +57,25 @@ export interface VersionRecord {
   readonly createdBy: ActorRef
 }
 
+/** A share link as stored: a credential for one artifact with one role. Its secret is kept only as a hash. */
+export interface ShareLinkRecord {
+  readonly id: string
+  readonly artifactId: string
+  readonly role: 'viewer' | 'editor'
+  readonly displayPrefix: string
+  readonly expiresAt: Date | null
+  readonly revokedAt: Date | null
+  readonly createdAt: Date
+  readonly createdBy: ActorRef | null
+}
+
+/** The settings that decide who may see an artifact, as changed together. */
+export interface AccessSettingsRecord {
+  readonly publicView: boolean
+  readonly publicEdit: boolean
+  readonly viewerEmails: readonly string[]
+}
+
 export interface ContentRecord extends VersionRecord {
   readonly body: string
 }

@@ -2,6 +2,8 @@ import type { AuditEventDraft } from '../domain/audit.ts'
 import type { Grant } from '../domain/policy.ts'
 import type { CredentialRecord, PresentedCredential } from '../domain/principal.ts'
 import type {
+  AccessSettingsRecord,
+  ArtifactAccess,
   ArtifactContext,
   ArtifactRecord,
   ContentRecord,
@@ -9,6 +11,7 @@ import type {
   IdempotencyRecord,
   NamespaceContext,
   ProjectRecord,
+  ShareLinkRecord,
   VersionContext,
   VersionRecord,
 } from './records.ts'
@@ -73,6 +76,31 @@ export interface SoftDeleteCommand {
   readonly audit: AuditEventDraft
 }
 
+export interface UpdateAccessCommand {
+  readonly artifactId: string
+  readonly guard: WriteGuard
+  readonly settings: AccessSettingsRecord
+  readonly audit: AuditEventDraft
+}
+
+/** A guarded write's outcome: `gone` when the target no longer exists, `refused` when the guard failed. */
+export type GuardedOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: 'gone' | 'refused' | 'idempotency_taken' }
+
+export interface CreateShareLinkCommand {
+  readonly link: ShareLinkRecord
+  readonly secretHash: string
+  readonly guard: WriteGuard
+  readonly audit: AuditEventDraft
+  readonly idempotency: IdempotencyDraft | null
+}
+
+export interface RevokeShareLinkCommand {
+  readonly linkId: string
+  readonly artifactId: string
+  readonly guard: WriteGuard
+  readonly audit: AuditEventDraft
+}
+
 export interface CreateProjectCommand {
   readonly project: Omit<ProjectRecord, 'ownerSlug'>
   readonly audit: AuditEventDraft
@@ -107,6 +135,8 @@ export interface ArtifactStore {
   create(command: CreateArtifactCommand): Promise<{ ok: true } | { ok: false; reason: WriteRefusal }>
   append(command: AppendVersionCommand): Promise<AppendOutcome>
   softDelete(command: SoftDeleteCommand): Promise<boolean>
+  /** Replaces the access settings, guarded, with the audit event in the same statement. */
+  updateAccess(command: UpdateAccessCommand): Promise<GuardedOutcome>
   /** Artifacts (not deleted) in every workspace the user belongs to, newest first. */
   listForUser(userId: string, page: PageRequest): Promise<ArtifactRecord[]>
   /** Versions, newest first. */
@@ -128,6 +158,30 @@ export interface ProjectStore {
   /** Projects of every workspace the user belongs to, newest first. */
   listForUser(userId: string, page: PageRequest): Promise<ProjectRecord[]>
   slugTaken(workspaceId: string, slug: string): Promise<boolean>
+}
+
+/** Share links: credentials for one artifact, listed by artifact. */
+export interface ShareLinkStore {
+  /** One round trip: the caller's credential, the link, its (live) artifact and the caller's role there. */
+  loadForCaller(query: {
+    readonly credential: PresentedCredential | null
+    readonly shareLinkId: string
+  }): Promise<ArtifactContext<ArtifactAccess> & { readonly link: ShareLinkRecord | null }>
+  create(command: CreateShareLinkCommand): Promise<GuardedOutcome>
+  /** Newest first. */
+  listForArtifact(artifactId: string, page: PageRequest): Promise<ShareLinkRecord[]>
+  /** Revokes a live link; `ok: true` with `changed: false` when it was already revoked. */
+  revoke(
+    command: RevokeShareLinkCommand,
+  ): Promise<(GuardedOutcome & { readonly ok: false }) | { readonly ok: true; readonly link: ShareLinkRecord; readonly changed: boolean }>
+}
+
+/** The audit trail, read-only: events are written only with the changes they record. */
+export interface AuditStore {
+  /** An artifact's events, newest first. */
+  listForArtifact(artifactId: string, page: PageRequest): Promise<AuditEventDraft[]>
+  /** Events the user performed, and events of the user's personal workspace, newest first. */
+  listForAccount(userId: string, page: PageRequest): Promise<AuditEventDraft[]>
 }
 
 export interface IdempotencyStore {

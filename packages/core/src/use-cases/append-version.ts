@@ -2,12 +2,11 @@ import type { AppendVersionBody, RestoreVersionBody, Version } from '../contract
 import { unifiedDiff } from '../diff/unified-diff.ts'
 import { type AuditAction, actorOf, viaOf } from '../domain/audit.ts'
 import type { Grant } from '../domain/policy.ts'
-import { type Caller, type Principal, userOf } from '../domain/principal.ts'
+import type { Caller, Principal } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import type { Admission } from '../ports/admissions.ts'
 import type { ArtifactAccess, VersionRecord } from '../ports/records.ts'
-import type { WriteGuard } from '../ports/stores.ts'
-import { admitArtifact } from './artifact-gate.ts'
+import { admitArtifact, guardOf } from './artifact-gate.ts'
 import { checkContentSize } from './create-artifact.ts'
 import type { CoreDeps } from './deps.ts'
 import { type IdempotencyPlan, idempotencyDraft, planIdempotency, replay, replayAfterRace, type Written } from './idempotency.ts'
@@ -48,12 +47,6 @@ interface NewHead {
 }
 
 type WriteHead = { readonly done: Result<Written<Version>> } | { readonly conflict: number } | { readonly refused: true }
-
-/** What the write re-checks: the credential is still live and the grant still holds. */
-function guardOf(principal: Principal, grant: Grant, at: Date): WriteGuard {
-  const user = userOf(principal)
-  return { credentialId: principal.kind === 'anonymous' ? null : principal.credentialId, userId: user?.id ?? null, grant, at }
-}
 
 /** One conditional write of a new head version with its audit event (and idempotency record). */
 async function writeHead(deps: CoreDeps, caller: Caller, head: NewHead): Promise<WriteHead> {

@@ -1,8 +1,9 @@
 import type { Action } from '../contract/actions.ts'
 import type { Grant, Resource, Role } from '../domain/policy.ts'
-import type { Caller, Principal } from '../domain/principal.ts'
+import { type Caller, type Principal, userOf } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import type { ArtifactAccess, ArtifactContext, NamespaceContext, WorkspaceRecord } from '../ports/records.ts'
+import type { WriteGuard } from '../ports/stores.ts'
 import { authorize, principalOf } from './access.ts'
 import type { CoreDeps } from './deps.ts'
 
@@ -69,4 +70,10 @@ export function admitNamespace(
     return allowed.error.code === 'not_found' ? fail('not_found', `No owner namespace named \`${owner}\` that you can see.`) : allowed
   if (ctx.workspace === null) return fail('not_found', `No owner namespace named \`${owner}\`.`)
   return ok({ principal: principal.value, workspace: ctx.workspace })
+}
+
+/** What a write re-checks in the database: the credential is still live and the grant still holds. */
+export function guardOf(principal: Principal, grant: Grant, at: Date): WriteGuard {
+  const user = userOf(principal)
+  return { credentialId: principal.kind === 'anonymous' ? null : principal.credentialId, userId: user?.id ?? null, grant, at }
 }

@@ -3,6 +3,7 @@ import { actorOf, viaOf } from '../domain/audit.ts'
 import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import { utf8Length } from '../domain/rules.ts'
+import { normalizeViewerEmails } from '../domain/sharing-rules.ts'
 import type { ArtifactRecord } from '../ports/records.ts'
 import { admitNamespace } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
@@ -36,6 +37,8 @@ export async function createArtifact(
   if (project === null) return fail('not_found', `No project \`${body.projectSlug}\` under \`${body.ownerUsername}\`.`)
   const size = checkContentSize(deps, body.content)
   if (!size.ok) return size
+  const viewerEmails = normalizeViewerEmails(body.access.viewerEmails ?? [], '/body/access/viewerEmails')
+  if (!viewerEmails.ok) return viewerEmails
 
   const plan = await planIdempotency(deps, principal, idempotencyKey, 'createArtifact', body)
   const earlier = await replay<Artifact>(deps, plan)
@@ -56,7 +59,7 @@ export async function createArtifact(
     description: body.description ?? '',
     publicView: body.access.publicView,
     publicEdit: body.access.publicEdit,
-    viewerEmails: [...new Set((body.access.viewerEmails ?? []).map((e) => e.toLowerCase()))],
+    viewerEmails: viewerEmails.value,
     latestVersion: 1,
     createdAt: at,
     updatedAt: at,

@@ -2,7 +2,15 @@ import type { Policy } from '../domain/policy.ts'
 import type { Limits } from '../domain/rules.ts'
 import type { AdmissionCache } from '../ports/admissions.ts'
 import type { Clock, IdGenerator, Sha256 } from '../ports/runtime.ts'
-import type { ArtifactStore, CredentialStore, HealthProbe, IdempotencyStore, ProjectStore } from '../ports/stores.ts'
+import type {
+  ArtifactStore,
+  AuditStore,
+  CredentialStore,
+  HealthProbe,
+  IdempotencyStore,
+  ProjectStore,
+  ShareLinkStore,
+} from '../ports/stores.ts'
 
 /** Service-level settings the use-cases need. */
 export interface CoreConfig {
@@ -22,6 +30,8 @@ export interface CoreDeps {
   readonly credentials: CredentialStore
   readonly artifacts: ArtifactStore
   readonly projects: ProjectStore
+  readonly shareLinks: ShareLinkStore
+  readonly audit: AuditStore
   readonly idempotency: IdempotencyStore
   readonly admissions: AdmissionCache
   readonly health: HealthProbe

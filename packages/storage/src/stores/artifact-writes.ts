@@ -2,15 +2,17 @@ import type {
   AppendOutcome,
   AppendVersionCommand,
   CreateArtifactCommand,
+  GuardedOutcome,
   SoftDeleteCommand,
+  UpdateAccessCommand,
   VersionRecord,
-  WriteGuard,
   WriteRefusal,
 } from '@quire/core'
 import { type Kysely, sql } from 'kysely'
 import { auditFrom } from '../audit.ts'
 import { isUniqueViolation } from '../pg-errors.ts'
 import type { Database } from '../schema.ts'
+import { guardCondition } from './guard.ts'
 import type { ImmutableCache } from './immutable-cache.ts'
 import { idempotencyFrom, withClauses } from './writes.ts'
 
@@ -26,28 +28,6 @@ function versionFrom(source: string, v: VersionRecord) {
     SELECT ${v.artifactId}::text, ${v.number}::int, ${v.sha256}::text, ${v.size}::int, ${v.changelog}::text, ${v.restoredFrom}::int,
       ${v.createdAt}::timestamptz, ${v.createdBy.kind}::text, ${v.createdBy.id}::text, ${v.createdBy.label}::text
     FROM ${sql.table(source)}`
-}
-
-/**
- * The authorization facts a write rests on, as a condition on the artifact row being updated:
- * the credential is still live, and the grant (membership role, public edit, editor link) holds.
- */
-function guardCondition(guard: WriteGuard) {
-  const credential =
-    guard.credentialId === null
-      ? sql`true`
-      : sql`EXISTS (SELECT 1 FROM credentials c WHERE c.id = ${guard.credentialId}::text AND c.revoked_at IS NULL
-          AND (c.expires_at IS NULL OR c.expires_at > ${guard.at}::timestamptz)
-          ${guard.grant.kind === 'share_link' ? sql`AND c.artifact_id = artifacts.id AND c.role = 'editor'` : sql``})`
-  switch (guard.grant.kind) {
-    case 'role':
-      return sql`${credential} AND EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = artifacts.workspace_id
-        AND m.user_id = ${guard.userId}::text AND m.role = ${guard.grant.role}::text)`
-    case 'public_edit':
-      return sql`${credential} AND artifacts.public_edit`
-    default:
-      return credential
-  }
 }
 
 /** What was just written never changes: later reads in this process need not fetch it. */
@@ -142,4 +122,24 @@ export async function softDeleteArtifact(db: Kysely<Database>, cmd: SoftDeleteCo
     ['audit', auditFrom('del', cmd.audit)],
   ])} SELECT count(*)::int AS n FROM del`.execute(db)
   return rows[0]?.n === 1
+}
+
+/** New access settings and their audit event, one statement, only while the guard holds. */
+export async function updateArtifactAccess(db: Kysely<Database>, cmd: UpdateAccessCommand): Promise<GuardedOutcome> {
+  const s = cmd.settings
+  const upd = sql`UPDATE artifacts SET public_view = ${s.publicView}, public_edit = ${s.publicEdit},
+      viewer_emails = ${[...s.viewerEmails]}::text[], updated_at = ${cmd.audit.at}::timestamptz
+    WHERE id = ${cmd.artifactId}::text AND deleted_at IS NULL AND ${guardCondition(cmd.guard)}
+    RETURNING id`
+  const { rows } = await sql<{ n: number }>`${withClauses([
+    ['upd', upd],
+    ['audit', auditFrom('upd', cmd.audit)],
+  ])} SELECT count(*)::int AS n FROM upd`.execute(db)
+  if (rows[0]?.n === 1) return { ok: true }
+  return (await artifactIsLive(db, cmd.artifactId)) ? { ok: false, reason: 'refused' } : { ok: false, reason: 'gone' }
+}
+
+export async function artifactIsLive(db: Kysely<Database>, artifactId: string): Promise<boolean> {
+  const row = await db.selectFrom('artifacts').select('id').where('id', '=', artifactId).where('deleted_at', 'is', null).executeTakeFirst()
+  return row !== undefined
 }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely'
 import type { RawQuery } from '../database.ts'
 import type { Database } from '../schema.ts'
 import { artifactSlugTaken, listArtifactsForUser, listVersions, loadArtifactForCaller, versionContents } from './artifact-reads.ts'
-import { appendVersion, createArtifact, softDeleteArtifact } from './artifact-writes.ts'
+import { appendVersion, createArtifact, softDeleteArtifact, updateArtifactAccess } from './artifact-writes.ts'
 import type { ImmutableCache } from './immutable-cache.ts'
 import { loadContentForCaller, loadVersionForCaller } from './version-reads.ts'
 
@@ -16,6 +16,7 @@ export function artifactStore(database: { readonly db: Kysely<Database>; readonl
     create: (cmd) => createArtifact(db, cache, cmd),
     append: (cmd) => appendVersion(db, cache, cmd),
     softDelete: (cmd) => softDeleteArtifact(db, cmd),
+    updateAccess: (cmd) => updateArtifactAccess(db, cmd),
     listForUser: (userId, page) => listArtifactsForUser(db, userId, page),
     listVersions: (artifactId, page) => listVersions(db, artifactId, page),
     contents: (artifactId, numbers) => versionContents(db, cache, artifactId, numbers),

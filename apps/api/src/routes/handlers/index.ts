@@ -1,6 +1,8 @@
 import type { Handlers } from '../handler.ts'
 import { artifactHandlers } from './artifacts.ts'
+import { auditHandlers } from './audit.ts'
 import { projectHandlers } from './projects.ts'
+import { sharingHandlers } from './sharing.ts'
 import { systemHandlers } from './system.ts'
 import { versionHandlers } from './versions.ts'
 
@@ -10,4 +12,6 @@ export const handlers: Handlers = {
   ...projectHandlers,
   ...artifactHandlers,
   ...versionHandlers,
+  ...sharingHandlers,
+  ...auditHandlers,
 }

@@ -1,6 +1,8 @@
 import type { OperationSpec } from '../operation.ts'
 import { artifactOperations } from './artifacts.ts'
+import { auditOperations } from './audit.ts'
 import { projectOperations } from './projects.ts'
+import { sharingOperations } from './sharing.ts'
 import { systemOperations } from './system.ts'
 import { versionOperations } from './versions.ts'
 
@@ -13,6 +15,8 @@ export const operations = {
   ...projectOperations,
   ...artifactOperations,
   ...versionOperations,
+  ...sharingOperations,
+  ...auditOperations,
 } as const satisfies Record<string, OperationSpec>
 
 export type Operations = typeof operations

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { ActorRef, ArtifactId, AvailabilityReason, Email, PathSegment, Slug, Text, Timestamp } from './common.ts'
+import { ViewerEmails } from './access.ts'
+import { ActorRef, ArtifactId, AvailabilityReason, PathSegment, Slug, Text, Timestamp } from './common.ts'
 
 /** Allowed artifact types. Only `md` is rendered; the rest are stored and served as text. */
 export const artifactTypes = ['md', 'txt', 'html', 'json', 'yaml', 'csv', 'mermaid', 'svg'] as const
@@ -23,17 +24,6 @@ export const Visibility = Type.Object(
 )
 export type Visibility = Static<typeof Visibility>
 
-/** Full access settings: the switches plus the email allowlist for private artifacts. */
-export const AccessSettings = Type.Object(
-  {
-    publicView: Type.Boolean(),
-    publicEdit: Type.Boolean(),
-    viewerEmails: Type.Array(Email, { maxItems: 100, description: 'Signed-in users with these verified emails may view.' }),
-  },
-  { additionalProperties: false },
-)
-export type AccessSettings = Static<typeof AccessSettings>
-
 export const CreateArtifactBody = Type.Object(
   {
     ownerUsername: Slug,
@@ -48,7 +38,7 @@ export const CreateArtifactBody = Type.Object(
       {
         publicView: Type.Boolean(),
         publicEdit: Type.Boolean(),
-        viewerEmails: Type.Optional(Type.Array(Email, { maxItems: 100 })),
+        viewerEmails: Type.Optional(ViewerEmails),
       },
       { additionalProperties: false },
     ),

@@ -1,0 +1,107 @@
+import rateLimit, { normalizeIP } from '@fastify/rate-limit'
+import { type DatabaseHandle, postgresRateLimitStore, type RateLimitStoreClass } from '@quire/storage'
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
+import { Redis } from 'ioredis'
+import { callerOf } from './caller.ts'
+import { RefusalError } from './problem.ts'
+
+/** Where the counters live: this process's memory, or a store every process shares. */
+export type RateLimitStoreSetting =
+  | { readonly kind: 'memory' }
+  | { readonly kind: 'redis'; readonly url: string }
+  | { readonly kind: 'postgres' }
+
+export interface RateLimitSettings {
+  /** Requests per window per key. */
+  readonly max: number
+  readonly windowMs: number
+  readonly store: RateLimitStoreSetting
+}
+
+/** The limits when none are configured: generous for a person or an agent, a wall for a runaway loop. */
+export const defaultRateLimit: RateLimitSettings = { max: 600, windowMs: 60_000, store: { kind: 'memory' } }
+
+/** The load balancer's probe is never counted (nor refused). */
+const unlimitedUrls = new Set(['/health'])
+
+/**
+ * Whose budget a request spends: its credential's (the SHA-256 of the bearer secret, so every key
+ * and token has its own budget and no secret reaches the store), else its client address.
+ */
+export function rateLimitKey(request: FastifyRequest): string {
+  const credential = callerOf(request).credential
+  return credential ? `credential:${credential.secretHash}` : `address:${normalizeIP(request.ip)}`
+}
+
+/** The store reports its failures here; the request goes through (a limit is not worth an outage). */
+function withFailuresLogged(Store: RateLimitStoreClass, log: FastifyBaseLogger): RateLimitStoreClass {
+  return class extends Store {
+    override incr(...[key, callback, timeWindow, max]: Parameters<InstanceType<RateLimitStoreClass>['incr']>): void {
+      super.incr(
+        key,
+        (error, result) => {
+          if (error) log.warn({ err: error }, 'rate limit: the counter store failed; the request was let through')
+          callback(error, result)
+        },
+        timeWindow,
+        max,
+      )
+    }
+  }
+}
+
+/** A Redis client for the counters: reachable at boot, and quick to fail (then fail open) later. */
+async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+  redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate limit: Redis error'))
+  try {
+    await redis.connect()
+  } catch (error) {
+    redis.disconnect()
+    const shown = new URL(url)
+    shown.password = shown.password ? '***' : ''
+    throw new Error(`Rate limiting: Redis at ${shown.toString()} is not reachable (${(error as Error).message}).`)
+  }
+  app.addHook('onClose', async () => {
+    await redis.quit().catch(() => redis.disconnect())
+  })
+  return redis
+}
+
+/**
+ * Rate limits on every route (preflights and /health excepted). A limited request is answered
+ * 429 `rate_limited` with `Retry-After`; every counted one carries the RateLimit headers.
+ * Returns the limiter for the not-found handler, so that unknown URLs are counted too.
+ */
+export async function registerRateLimit(
+  app: FastifyInstance,
+  settings: RateLimitSettings,
+  database: DatabaseHandle,
+): Promise<preHandlerAsyncHookHandler> {
+  if (settings.store.kind === 'postgres' && database.kind !== 'postgres')
+    throw new Error('Rate limiting: the postgres store needs a PostgreSQL database (DATABASE_URL).')
+  const window = settings.windowMs % 60_000 === 0 ? `${settings.windowMs / 60_000} min` : `${settings.windowMs / 1000} s`
+  const shared =
+    settings.store.kind === 'redis'
+      ? { redis: await connectRedis(app, settings.store.url), nameSpace: 'quire:rate-limit:' }
+      : settings.store.kind === 'postgres'
+        ? { store: withFailuresLogged(postgresRateLimitStore(database), app.log) }
+        : {}
+  await app.register(rateLimit, {
+    ...shared,
+    max: settings.max,
+    timeWindow: settings.windowMs,
+    keyGenerator: rateLimitKey,
+    allowList: (request) => request.method === 'OPTIONS' || unlimitedUrls.has(request.routeOptions.url ?? ''),
+    // The IETF RateLimit-* header names, not X-RateLimit-*.
+    enableDraftSpec: true,
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) =>
+      new RefusalError({
+        code: 'rate_limited',
+        message: `Too many requests: at most ${context.max} per ${window} for each credential (or address, without one). Retry in ${context.after}.`,
+        meta: { retryAfter: Math.max(1, Math.ceil(context.ttl / 1000)) },
+      }),
+  })
+  return app.rateLimit()
+}

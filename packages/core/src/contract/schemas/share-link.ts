@@ -1,0 +1,47 @@
+import { type Static, Type } from 'typebox'
+import { ActorRef, ArtifactId, PathSegment, Timestamp } from './common.ts'
+
+export const ShareLinkRole = Type.Union([Type.Literal('viewer'), Type.Literal('editor')], {
+  description: '`viewer` reads metadata, content, versions and diffs; `editor` also appends and restores.',
+})
+export type ShareLinkRole = Static<typeof ShareLinkRole>
+
+export const ShareLinkId = Type.String({ pattern: '^shl_[0-9a-z]{26}$', description: 'Share link identifier.' })
+
+export const CreateShareLinkBody = Type.Object(
+  {
+    role: Type.Optional({ ...ShareLinkRole, default: 'viewer' }),
+    expiresAt: Type.Optional({
+      ...Timestamp,
+      description: 'When the link stops working: ISO 8601 UTC with milliseconds, in the future and at most a year ahead.',
+    }),
+  },
+  { additionalProperties: false },
+)
+export type CreateShareLinkBody = Static<typeof CreateShareLinkBody>
+
+export const ShareLinkStatus = Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')])
+
+/** A share link as listed: never its secret. */
+export const ShareLink = Type.Object({
+  id: ShareLinkId,
+  artifactId: ArtifactId,
+  role: ShareLinkRole,
+  status: ShareLinkStatus,
+  prefix: Type.String({ description: 'The first characters of the secret, to tell links apart.' }),
+  expiresAt: Type.Union([Timestamp, Type.Null()]),
+  revokedAt: Type.Union([Timestamp, Type.Null()]),
+  createdAt: Timestamp,
+  createdBy: Type.Union([ActorRef, Type.Null()]),
+})
+export type ShareLink = Static<typeof ShareLink>
+
+/** The answer to creating a link: the only time its secret is shown. */
+export const CreatedShareLink = Type.Object({
+  ...ShareLink.properties,
+  secret: Type.String({ description: 'The link secret. Shown once; Quire keeps only its SHA-256. Also a bearer token for this artifact.' }),
+  url: Type.String({ description: 'Opens the artifact on the web app with the link role.' }),
+})
+export type CreatedShareLink = Static<typeof CreatedShareLink>
+
+export const ShareLinkParams = Type.Object({ shareLinkId: PathSegment }, { additionalProperties: false })

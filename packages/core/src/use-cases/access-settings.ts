@@ -1,0 +1,68 @@
+import type { ArtifactAccessSettings, UpdateAccessBody } from '../contract/schemas/access.ts'
+import { actorOf, viaOf } from '../domain/audit.ts'
+import type { Caller } from '../domain/principal.ts'
+import { fail, ok, type Result } from '../domain/result.ts'
+import { normalizeViewerEmails } from '../domain/sharing-rules.ts'
+import type { AccessSettingsRecord, ArtifactRecord } from '../ports/records.ts'
+import { admitArtifact, guardOf } from './artifact-gate.ts'
+import type { CoreDeps } from './deps.ts'
+
+function present(artifact: Pick<ArtifactRecord, 'id' | 'updatedAt'>, settings: AccessSettingsRecord): ArtifactAccessSettings {
+  return {
+    artifactId: artifact.id,
+    publicView: settings.publicView,
+    publicEdit: settings.publicEdit,
+    viewerEmails: [...settings.viewerEmails],
+    updatedAt: artifact.updatedAt.toISOString(),
+  }
+}
+
+/** An artifact's access settings. */
+export async function getArtifactAccess(deps: CoreDeps, caller: Caller, artifactId: string): Promise<Result<ArtifactAccessSettings>> {
+  const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId } })
+  const admitted = admitArtifact(deps, caller, ctx, 'artifact.access.read')
+  if (!admitted.ok) return admitted
+  return ok(present(admitted.value.artifact, admitted.value.artifact))
+}
+
+/**
+ * Changes who may see and edit an artifact. Fields left out keep their value; the change and its
+ * `artifact.access_changed` event are one statement, guarded by the facts the decision rested on.
+ */
+export async function updateArtifactAccess(
+  deps: CoreDeps,
+  caller: Caller,
+  artifactId: string,
+  body: UpdateAccessBody,
+): Promise<Result<ArtifactAccessSettings>> {
+  const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId } })
+  const admitted = admitArtifact(deps, caller, ctx, 'artifact.access.write')
+  if (!admitted.ok) return admitted
+  const { principal, artifact, grant } = admitted.value
+  const emails = body.viewerEmails === undefined ? ok([...artifact.viewerEmails]) : normalizeViewerEmails(body.viewerEmails)
+  if (!emails.ok) return emails
+  const settings: AccessSettingsRecord = {
+    publicView: body.publicView ?? artifact.publicView,
+    publicEdit: body.publicEdit ?? artifact.publicEdit,
+    viewerEmails: emails.value,
+  }
+  const at = deps.clock.now()
+  const outcome = await deps.artifacts.updateAccess({
+    artifactId: artifact.id,
+    guard: guardOf(principal, grant, at),
+    settings,
+    audit: {
+      id: deps.ids.next('evt'),
+      at,
+      action: 'artifact.access_changed',
+      actor: actorOf(principal),
+      via: viaOf(principal, caller),
+      workspaceId: artifact.workspaceId,
+      artifactId: artifact.id,
+      data: { changed: Object.keys(body).sort(), ...settings },
+    },
+  })
+  if (outcome.ok) return ok(present({ id: artifact.id, updatedAt: at }, settings))
+  if (outcome.reason === 'refused') return fail('forbidden', 'Your access to this artifact changed; nothing was written.')
+  return fail('not_found', 'No such artifact.')
+}

@@ -1,0 +1,144 @@
+import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
+import type { CreatedShareLink, CreateShareLinkBody, ShareLink } from '../contract/schemas/share-link.ts'
+import { actorOf, viaOf } from '../domain/audit.ts'
+import type { Caller } from '../domain/principal.ts'
+import { fail, ok, type Result } from '../domain/result.ts'
+import { newSecret, secretPrefixes } from '../domain/secrets.ts'
+import { shareLinkExpiry } from '../domain/sharing-rules.ts'
+import type { ShareLinkRecord } from '../ports/records.ts'
+import { admitArtifact, guardOf } from './artifact-gate.ts'
+import type { CoreDeps } from './deps.ts'
+import { idempotencyDraft, planIdempotency, replay, replayAfterRace, type Written } from './idempotency.ts'
+import { pageOfIds } from './paging.ts'
+
+function presentLink(link: ShareLinkRecord, now: Date): ShareLink {
+  const status = link.revokedAt !== null ? 'revoked' : link.expiresAt !== null && link.expiresAt <= now ? 'expired' : 'active'
+  return {
+    id: link.id,
+    artifactId: link.artifactId,
+    role: link.role,
+    status,
+    prefix: link.displayPrefix,
+    expiresAt: link.expiresAt?.toISOString() ?? null,
+    revokedAt: link.revokedAt?.toISOString() ?? null,
+    createdAt: link.createdAt.toISOString(),
+    createdBy: link.createdBy,
+  }
+}
+
+/** Where a link opens the artifact: the web app's `/s/<secret>`. */
+export function shareLinkUrl(webUrl: string, secret: string): string {
+  return `${webUrl.replace(/\/+$/, '')}/s/${encodeURIComponent(secret)}`
+}
+
+/**
+ * Creates a share link: a secret (shown once, stored as its SHA-256) that reads, or with the
+ * `editor` role also writes, this one artifact.
+ */
+export async function createShareLink(
+  deps: CoreDeps,
+  caller: Caller,
+  artifactId: string,
+  body: CreateShareLinkBody,
+  idempotencyKey?: string,
+): Promise<Result<Written<CreatedShareLink>>> {
+  const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId } })
+  const admitted = admitArtifact(deps, caller, ctx, 'artifact.share')
+  if (!admitted.ok) return admitted
+  const { principal, artifact, grant } = admitted.value
+  const at = deps.clock.now()
+  const expiresAt = shareLinkExpiry(body.expiresAt, at)
+  if (!expiresAt.ok) return expiresAt
+
+  const plan = await planIdempotency(deps, principal, idempotencyKey, `createShareLink:${artifact.id}`, body)
+  const earlier = await replay<CreatedShareLink>(deps, plan)
+  if (earlier) return earlier
+
+  const secret = await newSecret(secretPrefixes.shareLink)
+  const actor = actorOf(principal)
+  const link: ShareLinkRecord = {
+    id: deps.ids.next('shl'),
+    artifactId: artifact.id,
+    role: body.role ?? 'viewer',
+    displayPrefix: secret.display,
+    expiresAt: expiresAt.value,
+    revokedAt: null,
+    createdAt: at,
+    createdBy: actor,
+  }
+  const created: CreatedShareLink = {
+    ...presentLink(link, at),
+    secret: secret.secret,
+    url: shareLinkUrl(deps.config.webUrl, secret.secret),
+  }
+  const outcome = await deps.shareLinks.create({
+    link,
+    secretHash: secret.hash,
+    guard: guardOf(principal, grant, at),
+    audit: {
+      id: deps.ids.next('evt'),
+      at,
+      action: 'share_link.created',
+      actor,
+      via: viaOf(principal, caller),
+      workspaceId: artifact.workspaceId,
+      artifactId: artifact.id,
+      data: { shareLinkId: link.id, role: link.role, expiresAt: link.expiresAt?.toISOString() ?? null, prefix: link.displayPrefix },
+    },
+    // The replayed answer carries the secret again: only to the caller who holds the key.
+    idempotency: idempotencyDraft(plan, 201, created, at),
+  })
+  if (outcome.ok) return ok({ value: created, replayed: false })
+  if (outcome.reason === 'idempotency_taken') return replayAfterRace<CreatedShareLink>(deps, plan)
+  if (outcome.reason === 'refused') return fail('forbidden', 'Your access to this artifact changed; nothing was written.')
+  return fail('not_found', 'No such artifact.')
+}
+
+/** An artifact's share links, newest first, without their secrets. */
+export async function listShareLinks(
+  deps: CoreDeps,
+  caller: Caller,
+  artifactId: string,
+  query: PageQuery,
+): Promise<Result<PageOf<ShareLink>>> {
+  const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId } })
+  const admitted = admitArtifact(deps, caller, ctx, 'artifact.share')
+  if (!admitted.ok) return admitted
+  const now = deps.clock.now()
+  return pageOfIds(
+    query,
+    'shl',
+    (page) => deps.shareLinks.listForArtifact(admitted.value.artifact.id, page),
+    (link) => presentLink(link, now),
+  )
+}
+
+/** Revokes a link at once. Revoking it again changes nothing and is not an error. */
+export async function revokeShareLink(deps: CoreDeps, caller: Caller, shareLinkId: string): Promise<Result<ShareLink>> {
+  const ctx = await deps.shareLinks.loadForCaller({ credential: caller.credential, shareLinkId })
+  const admitted = admitArtifact(deps, caller, ctx, 'artifact.share')
+  if (!admitted.ok) return admitted.error.code === 'not_found' ? fail('not_found', 'No such share link.') : admitted
+  const link = ctx.link
+  if (link === null) return fail('not_found', 'No such share link.')
+  const { principal, artifact, grant } = admitted.value
+  const at = deps.clock.now()
+  if (link.revokedAt !== null) return ok(presentLink(link, at))
+  const outcome = await deps.shareLinks.revoke({
+    linkId: link.id,
+    artifactId: artifact.id,
+    guard: guardOf(principal, grant, at),
+    audit: {
+      id: deps.ids.next('evt'),
+      at,
+      action: 'share_link.revoked',
+      actor: actorOf(principal),
+      via: viaOf(principal, caller),
+      workspaceId: artifact.workspaceId,
+      artifactId: artifact.id,
+      data: { shareLinkId: link.id, role: link.role, prefix: link.displayPrefix },
+    },
+  })
+  if (outcome.ok) return ok(presentLink(outcome.link, at))
+  if (outcome.reason === 'refused') return fail('forbidden', 'Your access to this artifact changed; nothing was written.')
+  return fail('not_found', 'No such share link.')
+}

@@ -1,0 +1,52 @@
+import type { ActorRef, AuditAction, AuditEventDraft, AuditStore, CredentialKind, PageRequest, Surface } from '@quire/core'
+import { type Kysely, type Selectable, sql } from 'kysely'
+import type { AuditEventsTable, Database } from '../schema.ts'
+
+function eventFrom(row: Selectable<AuditEventsTable>): AuditEventDraft {
+  return {
+    id: row.id,
+    at: row.at instanceof Date ? row.at : new Date(row.at),
+    action: row.action as AuditAction,
+    actor: { kind: row.actor_kind as ActorRef['kind'], id: row.actor_id, label: row.actor_label },
+    via: {
+      surface: row.via_surface as Surface,
+      credential: row.via_credential as CredentialKind | null,
+      credentialId: row.via_credential_id,
+    },
+    workspaceId: row.workspace_id,
+    artifactId: row.artifact_id,
+    data: typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data,
+  }
+}
+
+const after = (page: PageRequest) => sql<boolean>`(${page.after}::text IS NULL OR id < ${page.after}::text)`
+
+/**
+ * Reads of the audit trail. There is deliberately no update or delete here: events are written
+ * only with the changes they record (audit.ts), and the database refuses to alter them.
+ */
+export function auditStore(db: Kysely<Database>): AuditStore {
+  return {
+    async listForArtifact(artifactId, page) {
+      const rows = await db
+        .selectFrom('audit_events')
+        .selectAll()
+        .where('artifact_id', '=', artifactId)
+        .where(after(page))
+        .orderBy('id', 'desc')
+        .limit(page.limit + 1)
+        .execute()
+      return rows.map(eventFrom)
+    },
+    async listForAccount(userId, page) {
+      // Two index scans (by actor, by workspace) merged: each side is already in id order.
+      const { rows } = await sql<Selectable<AuditEventsTable>>`SELECT * FROM (
+          (SELECT * FROM audit_events WHERE actor_id = ${userId}::text AND ${after(page)} ORDER BY id DESC LIMIT ${page.limit + 1}::int)
+          UNION
+          (SELECT * FROM audit_events WHERE workspace_id = (SELECT personal_workspace_id FROM users WHERE id = ${userId}::text)
+            AND ${after(page)} ORDER BY id DESC LIMIT ${page.limit + 1}::int)
+        ) AS e ORDER BY id DESC LIMIT ${page.limit + 1}::int`.execute(db)
+      return rows.map(eventFrom)
+    },
+  }
+}

@@ -1,11 +1,12 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
 import type { Runtime } from './container.ts'
 import { type Env, listOf } from './env.ts'
+import { registerEdge } from './plugins/edge.ts'
 import { registerOpenApi } from './plugins/openapi.ts'
 import { handleError, handleNotFound } from './plugins/problem.ts'
 import { defaultRateLimit, type RateLimitSettings, registerRateLimit } from './plugins/rate-limit.ts'
-import { echoRequestId, requestIdOf } from './plugins/request-id.ts'
-import { registerSecurity } from './plugins/security.ts'
+import { requestIdOf } from './plugins/request-id.ts'
+import { registerCors } from './plugins/security.ts'
 import { drainOnClose } from './plugins/shutdown.ts'
 import { validatorCompiler } from './plugins/validation.ts'
 import { handlers } from './routes/handlers/index.ts'
@@ -76,9 +77,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   // native JSON.stringify is several times faster on the long strings Quire serves (content, diffs).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
   app.setErrorHandler(handleError)
-  echoRequestId(app)
-  await registerSecurity(app, { allowedOrigins: [new URL(runtime.deps.config.webUrl).origin, ...(options.corsOrigins ?? [])] })
-  drainOnClose(app)
+  registerEdge(app, drainOnClose(app))
+  await registerCors(app, { allowedOrigins: [new URL(runtime.deps.config.webUrl).origin, ...(options.corsOrigins ?? [])] })
   const limiter = options.rateLimit === false ? null : await registerRateLimit(app, options.rateLimit ?? defaultRateLimit, runtime.database)
   // Unknown URLs spend the caller's budget too: probing for routes is not free.
   app.setNotFoundHandler(limiter ? { preHandler: limiter } : {}, handleNotFound)

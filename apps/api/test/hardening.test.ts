@@ -318,13 +318,17 @@ describe(`security headers (${engine})`, () => {
 
   it('a JSON response may load nothing, be framed nowhere, and be read by the web app', async () => {
     for (const res of [await get(api.app, '/health'), await get(api.app, '/api/nowhere'), await get(api.app, '/openapi.json')]) {
-      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'")
+      expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'")
       expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin')
       expect(res.headers['x-content-type-options']).toBe('nosniff')
       expect(res.headers['x-frame-options']).toBe('DENY')
       expect(res.headers['referrer-policy']).toBe('no-referrer')
       expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/)
       expect(res.headers['x-powered-by']).toBeUndefined()
+      // Helmet's other defaults come along.
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin')
+      expect(res.headers['x-xss-protection']).toBe('0')
+      expect(res.headers['x-permitted-cross-domain-policies']).toBe('none')
     }
   })
 
@@ -356,7 +360,7 @@ describe(`security headers (${engine})`, () => {
     const app = await buildApp(api.runtime, { serverUrl: 'https://api.quire.test/base' })
     try {
       expect(String((await get(app, '/docs/')).headers['content-security-policy'])).toContain("connect-src 'self' https://api.quire.test;")
-      expect((await get(app, '/health')).headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'")
+      expect((await get(app, '/health')).headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'")
     } finally {
       await app.close()
     }

@@ -58,7 +58,6 @@ export function registerOperations(app: FastifyInstance, runtime: Runtime, handl
           }
         : {}),
       handler: async (request, reply) => {
-        reply.header('x-request-id', request.id)
         const input = { params: request.params, query: request.query, body: request.body } as never
         const result = await handler(input, { deps: runtime.deps, caller: callerOf(request), headers: request.headers })
         if (!result.ok) return sendFailure(reply, result.error)

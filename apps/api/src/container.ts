@@ -35,7 +35,8 @@ export function databaseConfig(env: Env): DatabaseConfig {
 export async function createRuntime(env: Env, options: { database?: DatabaseHandle; clock?: Clock } = {}): Promise<Runtime> {
   const database = options.database ?? (await openDatabase(databaseConfig(env)))
   await migrateToLatest(database.db)
-  const stores = createStores(database)
+  // The pruner is the operator's alone: no use-case deletes audit events.
+  const { auditPruner, ...stores } = createStores(database)
   const clock = options.clock ?? systemClock
   const ids = createIdGenerator()
   const deps: CoreDeps = {
@@ -52,7 +53,7 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
   }
   return {
     deps,
-    operator: { clock, ids, accounts: stores.accounts, apiKeys: stores.apiKeys },
+    operator: { clock, ids, accounts: stores.accounts, apiKeys: stores.apiKeys, workspaces: stores.workspaces, auditPruner },
     database,
     close: () => database.close(),
   }

@@ -36,6 +36,8 @@ export const Env = Type.Object({
   RATE_LIMIT_REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** How long a shutdown (SIGTERM) waits for in-flight requests before cutting them off and exiting with 1. */
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  /** How often this process deletes the audit events past their plan's retention; 0 turns it off (prune with `pnpm admin prune-audit`). At most setTimeout's 2^31-1. */
+  AUDIT_PRUNE_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 3_600_000 }),
 })
 export type Env = Static<typeof Env>
 

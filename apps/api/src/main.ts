@@ -3,6 +3,7 @@ import { buildApp, edgeOptions } from './app.ts'
 import { createRuntime, type Runtime } from './container.ts'
 import { readEnv } from './env.ts'
 import { operatorSocketPath, startOperatorSocket } from './operator.ts'
+import { startAuditPruning } from './retention.ts'
 
 const env = readEnv()
 let runtime: Runtime
@@ -23,6 +24,11 @@ const app = await buildApp(runtime, {
 // On the embedded database, operator commands (`pnpm admin`) reach the database through us.
 const operator = runtime.database.kind === 'pglite' ? await startOperatorSocket(runtime, operatorSocketPath(env)) : null
 
+// Audit events past their plan's retention are deleted hourly by default (every process may try;
+// one prunes at a time).
+const pruning =
+  env.AUDIT_PRUNE_INTERVAL_MS > 0 ? startAuditPruning(runtime, { intervalMs: env.AUDIT_PRUNE_INTERVAL_MS, log: app.log }) : null
+
 /**
  * SIGTERM/SIGINT: stop accepting connections, let the requests in flight finish (each answered
  * with `Connection: close`), then close the database and exit 0. Requests still running after
@@ -41,7 +47,8 @@ async function shutdown(signal: string): Promise<void> {
     // Whatever still hangs after that (the database, say) does not keep the process alive.
     setTimeout(() => process.exit(1), 2_000).unref()
   }, env.SHUTDOWN_TIMEOUT_MS)
-  await app.close()
+  // No pruning run starts any more; one in progress ends before the database closes.
+  await Promise.all([app.close(), pruning?.stop()])
   clearTimeout(deadline)
   await operator?.close()
   await runtime.close()

@@ -19,6 +19,9 @@ export interface TestApi {
     url: string,
     options?: { token?: string | null; body?: unknown; headers?: Record<string, string> },
   ): Promise<LightMyRequestResponse>
+  /** A request that must succeed (any 2xx); its JSON body. A failure throws with the problem. */
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are read loosely, checked by expectations
+  call(method: string, url: string, token: string | null, body?: unknown): Promise<any>
   close(): Promise<void>
 }
 
@@ -38,6 +41,13 @@ export async function startTestApi(options: { clock?: Clock; env?: Record<string
   })
   const runtime = await createRuntime(env, { database, ...(options.clock ? { clock: options.clock } : {}) })
   const app = await buildApp(runtime, edgeOptions(env))
+  const request: TestApi['request'] = (method, url, { token, body, headers } = {}) =>
+    app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      ...(body === undefined ? {} : { payload: body as object }),
+    })
   return {
     app,
     runtime,
@@ -46,13 +56,11 @@ export async function startTestApi(options: { clock?: Clock; env?: Record<string
       const issued = await issueOperatorToken(runtime.operator, { email, ...(scopes ? { scopes } : {}) })
       return { token: issued.secret, username: issued.user.username, userId: issued.user.id }
     },
-    request(method, url, { token, body, headers } = {}) {
-      return app.inject({
-        method: method as 'GET',
-        url,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-        ...(body === undefined ? {} : { payload: body as object }),
-      })
+    request,
+    async call(method, url, token, body) {
+      const res = await request(method, url, { token, ...(body === undefined ? {} : { body }) })
+      if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`)
+      return res.body === '' ? null : res.json()
     },
     async close() {
       await app.close()

@@ -8,6 +8,7 @@ const deny = (code: Exclude<Decision, { allow: true }>['code'], reason: string):
 function scopeCheck(principal: Principal, action: Action, granted: string, grant: Grant): Decision {
   if (principal.kind === 'anonymous' || principal.kind === 'share_link' || principal.kind === 'session') return allow(granted, grant)
   const scope = scopeFor(action)
+  if (scope === null) return allow(`${granted}; no scope needed`, grant)
   if (principal.scopes.includes(scope)) return allow(`${granted}; the credential carries ${scope}`, grant)
   return { allow: false, code: 'insufficient_scope', reason: `the credential lacks ${scope}`, scope }
 }
@@ -61,6 +62,16 @@ export function decide(principal: Principal, action: Action, resource: Resource)
       if (userOf(principal) === null || resource.role === null) return deny('not_found', 'the caller is not a member of the workspace')
       if (!roleGrants[resource.role].has(action)) return deny('forbidden', `a workspace ${resource.role} may not ${action}`)
       return scopeCheck(principal, action, `workspace ${resource.role}`, { kind: 'role', role: resource.role })
+    }
+    case 'invitation': {
+      if (principal.kind === 'anonymous') return deny('unauthenticated', 'invitations are accepted by a signed-in invitee')
+      const user = userOf(principal)
+      if (user === null) return deny('forbidden', 'the credential is not tied to an account')
+      // Someone else's invitation does not exist for the caller, nor does one to an unverified email.
+      if (!user.emailVerified || user.email.toLowerCase() !== resource.email) {
+        return deny('not_found', 'the invitation is addressed to another (verified) email')
+      }
+      return scopeCheck(principal, action, "the invitation is addressed to the caller's verified email", { kind: 'open' })
     }
     case 'artifact':
       return decideArtifact(principal, action, resource)

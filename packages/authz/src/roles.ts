@@ -1,8 +1,10 @@
 import { type Action, Actions, type Role } from '@quire/core'
 
 /**
- * What each workspace role may do to the workspace's projects and artifacts. Members write
- * content and read the audit trail; owners and admins also delete, share and change access.
+ * What each workspace role may do in the workspace. Members read and write content, see who else
+ * is in, and read the audit trail; owners and admins also delete, share, change access and invite
+ * (members or admins). Account-level actions (profile, keys, creating workspaces, accepting an
+ * invitation) are decided on the account, not by a role.
  */
 export const roleGrants: Readonly<Record<Role, ReadonlySet<Action>>> = {
   owner: new Set<Action>(Actions),
@@ -15,6 +17,8 @@ export const roleGrants: Readonly<Record<Role, ReadonlySet<Action>>> = {
     'audit.read',
     'project.read',
     'project.create',
+    'workspace.read',
+    'workspace.members.read',
   ]),
 }
 

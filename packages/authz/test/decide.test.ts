@@ -1,4 +1,4 @@
-import { type Action, Actions, type Principal, type PrincipalUser, type Resource, scopeFor, scopes } from '@quire/core'
+import { type Action, Actions, type Principal, type PrincipalUser, type Resource, type Scope, scopeFor, scopes } from '@quire/core'
 import { describe, expect, it } from 'vitest'
 import { createPolicy, decide } from '../src/index.ts'
 
@@ -45,7 +45,12 @@ const memberActions: Action[] = [
   'audit.read',
   'project.read',
   'project.create',
+  'workspace.read',
+  'workspace.members.read',
 ]
+
+/** Actions any credential of the user may take, whatever its scopes (reading one's profile, accepting one's invitation). */
+const unscoped: Action[] = ['profile.read', 'invitation.accept']
 
 /** Every action × principal kind, on the situations that matter. */
 const scenarios: Scenario[] = [
@@ -150,10 +155,29 @@ const scenarios: Scenario[] = [
       anonymous: every('unauthenticated'),
       session: every('allow'),
       apiKey: every('allow'),
-      apiKeyNoScopes: every('insufficient_scope'),
+      apiKeyNoScopes: only(unscoped, 'insufficient_scope'),
       unclaimedAgent: every('forbidden'),
       linkViewer: every('forbidden'),
     },
+  },
+  {
+    name: 'an invitation to the user’s verified email',
+    resource: { type: 'invitation', id: 'inv_1', email: 'ada@example.com' },
+    expect: {
+      anonymous: every('unauthenticated', ['invitation.accept']),
+      session: every('allow', ['invitation.accept']),
+      apiKey: every('allow', ['invitation.accept']),
+      apiKeyNoScopes: every('allow', ['invitation.accept']),
+      oauth: every('allow', ['invitation.accept']),
+      agent: every('allow', ['invitation.accept']),
+      unclaimedAgent: every('forbidden', ['invitation.accept']),
+      linkEditor: every('forbidden', ['invitation.accept']),
+    },
+  },
+  {
+    name: 'an invitation to someone else’s email',
+    resource: { type: 'invitation', id: 'inv_2', email: 'bob@example.com' },
+    expect: { session: every('not_found', ['invitation.accept']), apiKey: every('not_found', ['invitation.accept']) },
   },
 ]
 
@@ -191,12 +215,32 @@ describe('decide(): every action × principal kind', () => {
 
   it('a key carrying only the scope an action needs is allowed that action and nothing else', () => {
     for (const action of artifactActions) {
-      const key: Principal = { kind: 'api_key', credentialId: 'key_x', user: ada, scopes: [scopeFor(action)] }
+      const key: Principal = { kind: 'api_key', credentialId: 'key_x', user: ada, scopes: [scopeFor(action) as Scope] }
       for (const other of artifactActions) {
         const decision = decide(key, other, artifact({ role: 'owner' }))
         expect(decision.allow, `${scopeFor(action)} → ${other}`).toBe(scopeFor(other) === scopeFor(action))
       }
     }
+  })
+
+  it('on the account and in an owned workspace, a one-scope key may do what needs that scope or none', () => {
+    for (const scope of scopes) {
+      const key: Principal = { kind: 'api_key', credentialId: 'key_x', user: ada, scopes: [scope] }
+      for (const resource of [{ type: 'account' }, { type: 'workspace', id: 'ws_1', role: 'owner' }] as const) {
+        for (const action of Actions) {
+          const needed = scopeFor(action)
+          expect(decide(key, action, resource).allow, `${scope} → ${action} on ${resource.type}`).toBe(needed === null || needed === scope)
+        }
+      }
+    }
+  })
+
+  it('an unverified email is never invited', () => {
+    const unverified: Principal = { kind: 'api_key', credentialId: 'key_u', user: { ...ada, emailVerified: false }, scopes: all }
+    expect(decide(unverified, 'invitation.accept', { type: 'invitation', id: 'inv_1', email: 'ada@example.com' })).toMatchObject({
+      allow: false,
+      code: 'not_found',
+    })
   })
 
   it('an unverified email on the allowlist grants nothing', () => {

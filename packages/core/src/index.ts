@@ -24,7 +24,9 @@ export {
   type Operations,
   operationIds,
   operations,
+  type Plan,
   Problem,
+  plans,
   problemType,
   type Scope,
   scopeFor,
@@ -36,6 +38,7 @@ export { type UnifiedDiff, type UnifiedDiffOptions, unifiedDiff } from './diff/u
 export { type AuditAction, type AuditEventDraft, type AuditVia, actorOf, auditActions, operatorActor, viaOf } from './domain/audit.ts'
 export { canonicalJson, sha256Hex } from './domain/hash.ts'
 export { createIdGenerator, systemClock } from './domain/ids.ts'
+export { auditRetentionDays, type Retention, retentionAt } from './domain/plans.ts'
 export type { Authentication, Decision, DenyCode, Grant, Policy, Resource, Role } from './domain/policy.ts'
 export {
   type Caller,
@@ -54,22 +57,46 @@ export { newSecret, secretPrefixes } from './domain/secrets.ts'
 export { normalizeViewerEmails, shareLinkExpiry } from './domain/sharing-rules.ts'
 
 // Ports.
-export type { AccountStore, ApiKeyStore, CreateApiKeyCommand, EnsureUserCommand } from './ports/accounts.ts'
+export type {
+  AcceptInvitationCommand,
+  AccountStore,
+  ApiKeyStore,
+  AuditPruner,
+  CreateApiKeyCommand,
+  CreateInvitationCommand,
+  CreateInvitationOutcome,
+  CreateWorkspaceCommand,
+  CredentialGuard,
+  EnsureUserCommand,
+  InvitationStore,
+  RenameUserCommand,
+  RevokeApiKeyCommand,
+  RevokeInvitationCommand,
+  SetPlanCommand,
+  WorkspaceContext,
+  WorkspaceStore,
+} from './ports/accounts.ts'
 export type { Admission, AdmissionCache } from './ports/admissions.ts'
 export type {
   AccessSettingsRecord,
+  ApiKeyRecord,
   ArtifactAccess,
   ArtifactContext,
   ArtifactRecord,
   ContentRecord,
   IdempotencyDraft,
   IdempotencyRecord,
+  InvitationRecord,
+  MembershipRecord,
   NamespaceContext,
+  ProfileRecord,
   ProjectRecord,
   ShareLinkRecord,
   VersionContext,
   VersionRecord,
+  WorkspacePlanRecord,
   WorkspaceRecord,
+  WorkspaceSummary,
 } from './ports/records.ts'
 export type { Clock, IdGenerator, IdPrefix, Sha256 } from './ports/runtime.ts'
 export type {
@@ -97,6 +124,7 @@ export type {
 
 // Use-cases.
 export { getArtifactAccess, updateArtifactAccess } from './use-cases/access-settings.ts'
+export { createApiKey, listApiKeys, revokeApiKey } from './use-cases/api-keys.ts'
 export { appendVersion, restoreVersion } from './use-cases/append-version.ts'
 export { checkArtifactSlug, deleteArtifact, getArtifact, listMyArtifacts, previewArtifactUrl } from './use-cases/artifacts.ts'
 export { listAuditEvents, presentAuditEvent } from './use-cases/audit-events.ts'
@@ -104,7 +132,22 @@ export { checkContentSize, createArtifact } from './use-cases/create-artifact.ts
 export type { CoreConfig, CoreDeps } from './use-cases/deps.ts'
 export { checkHealth } from './use-cases/health.ts'
 export type { Written } from './use-cases/idempotency.ts'
-export { issueOperatorToken, type OperatorDeps, usernameCandidates } from './use-cases/operator.ts'
+export { acceptInvitation, createInvitation, INVITATION_DAYS, listInvitations, revokeInvitation } from './use-cases/invitations.ts'
+export {
+  issueOperatorToken,
+  type OperatorDeps,
+  pruneAuditEvents,
+  setWorkspacePlan,
+  usernameCandidates,
+} from './use-cases/operator.ts'
+export { getProfile, listMyInvitations, updateProfile } from './use-cases/profile.ts'
 export { checkProjectSlug, createProject, listMyProjects, resolveProjectPath } from './use-cases/projects.ts'
 export { type ContentRead, diffVersions, getContent, listVersions } from './use-cases/read-versions.ts'
 export { createShareLink, listShareLinks, revokeShareLink, shareLinkUrl } from './use-cases/share-links.ts'
+export {
+  createWorkspace,
+  listWorkspaceAuditEvents,
+  listWorkspaceMembers,
+  listWorkspaceProjects,
+  listWorkspaces,
+} from './use-cases/workspaces.ts'

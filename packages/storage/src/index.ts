@@ -8,25 +8,32 @@ import type {
   AdmissionCache,
   ApiKeyStore,
   ArtifactStore,
+  AuditPruner,
   AuditStore,
   CredentialStore,
   HealthProbe,
   IdempotencyStore,
+  InvitationStore,
   ProjectStore,
   ShareLinkStore,
+  WorkspaceStore,
 } from '@quire/core'
 import { type Kysely, sql } from 'kysely'
-import type { RawQuery } from './database.ts'
+import type { DatabaseHandle, RawQuery } from './database.ts'
 import type { Database } from './schema.ts'
-import { accountStore, apiKeyStore } from './stores/accounts.ts'
+import { accountStore } from './stores/accounts.ts'
 import { admissionCache } from './stores/admissions.ts'
+import { apiKeyStore } from './stores/api-keys.ts'
 import { artifactStore } from './stores/artifacts.ts'
+import { auditPruner } from './stores/audit-pruning.ts'
 import { auditStore } from './stores/audit-reads.ts'
 import { credentialStore } from './stores/credentials.ts'
 import { idempotencyStore } from './stores/idempotency.ts'
 import { ImmutableCache } from './stores/immutable-cache.ts'
+import { invitationStore } from './stores/invitations.ts'
 import { projectStore } from './stores/projects.ts'
 import { shareLinkStore } from './stores/share-links.ts'
+import { workspaceStore } from './stores/workspaces.ts'
 
 export { DatabaseInUseError } from './data-dir-lock.ts'
 export { type DatabaseConfig, type DatabaseHandle, openDatabase, queryThrough, type RawQuery } from './database.ts'
@@ -45,6 +52,10 @@ export interface Stores {
   readonly admissions: AdmissionCache
   readonly accounts: AccountStore
   readonly apiKeys: ApiKeyStore
+  readonly workspaces: WorkspaceStore
+  readonly invitations: InvitationStore
+  /** Deletes audit events past retention: the operator's and the scheduler's, never a use-case's. */
+  readonly auditPruner: AuditPruner
   readonly health: HealthProbe
 }
 
@@ -56,17 +67,25 @@ export interface StoreOptions {
   readonly versionCacheEntries?: number
   /** Recent write admissions to keep (default 10,000; each lives a minute at most). */
   readonly admissionEntries?: number
+  /** Credentials whose last use this process remembers writing, to write it once a minute (default 10,000). */
+  readonly touchEntries?: number
 }
 
-/** Every store over one database: the query builder, and the raw path for the hottest reads. */
-export function createStores(database: { readonly db: Kysely<Database>; readonly query: RawQuery }, options: StoreOptions = {}): Stores {
+/**
+ * Every store over one database: the query builder, and the raw path for the hottest reads. The
+ * engine (default PostgreSQL) tells the audit pruner how to exclude other pruners.
+ */
+export function createStores(
+  database: { readonly db: Kysely<Database>; readonly query: RawQuery; readonly kind?: DatabaseHandle['kind'] },
+  options: StoreOptions = {},
+): Stores {
   const { db } = database
   const cache = new ImmutableCache({
     contentBytes: options.contentCacheBytes ?? 64 * 1024 * 1024,
     versions: options.versionCacheEntries ?? 100_000,
   })
   return {
-    credentials: credentialStore(db),
+    credentials: credentialStore(db, { touchEntries: options.touchEntries ?? 10_000 }),
     artifacts: artifactStore(database, cache),
     projects: projectStore(db),
     shareLinks: shareLinkStore(db),
@@ -75,6 +94,9 @@ export function createStores(database: { readonly db: Kysely<Database>; readonly
     admissions: admissionCache({ entries: options.admissionEntries ?? 10_000, ttlMs: 60_000 }),
     accounts: accountStore(db),
     apiKeys: apiKeyStore(db),
+    workspaces: workspaceStore(db),
+    invitations: invitationStore(db),
+    auditPruner: auditPruner(db, database.kind ?? 'postgres'),
     health: {
       async ping() {
         await sql`SELECT 1`.execute(db)

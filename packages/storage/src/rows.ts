@@ -1,13 +1,16 @@
-import type { ActorRef, ArtifactRecord, ArtifactType, ProjectRecord, Role, VersionRecord } from '@quire/core'
+import type { ActorRef, ArtifactRecord, ArtifactType, ProjectRecord, Role, VersionRecord, WorkspaceRecord } from '@quire/core'
 
-/** Column prefixes used in joined reads: `a_` artifact, `v_` version, `p_` project (credentials: see credential-projection.ts). */
+/**
+ * Column prefixes used in joined reads: `a_` artifact, `v_` version, `p_` project, `w_` workspace
+ * (credentials: see credential-projection.ts).
+ */
 export type Row = Record<string, unknown>
 
 const str = (v: unknown): string => v as string
-const date = (v: unknown): Date => (v instanceof Date ? v : new Date(v as string))
-const maybeDate = (v: unknown): Date | null => (v === null || v === undefined ? null : date(v))
+export const date = (v: unknown): Date => (v instanceof Date ? v : new Date(v as string))
+export const maybeDate = (v: unknown): Date | null => (v === null || v === undefined ? null : date(v))
 
-function actor(row: Row, prefix: string): ActorRef {
+export function actor(row: Row, prefix: string): ActorRef {
   return {
     kind: row[`${prefix}created_by_kind`] as ActorRef['kind'],
     id: str(row[`${prefix}created_by_id`]),
@@ -64,6 +67,16 @@ export function projectFrom(row: Row, p = 'p_'): ProjectRecord | null {
     icon: str(row[`${p}icon`]),
     createdAt: date(row[`${p}created_at`]),
     createdBy: actor(row, p),
+  }
+}
+
+export function workspaceFrom(row: Row, p = 'w_'): WorkspaceRecord | null {
+  if (row[`${p}id`] === null || row[`${p}id`] === undefined) return null
+  return {
+    id: str(row[`${p}id`]),
+    slug: str(row[`${p}slug`]),
+    kind: row[`${p}kind`] as WorkspaceRecord['kind'],
+    name: str(row[`${p}name`]),
   }
 }
 

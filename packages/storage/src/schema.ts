@@ -119,6 +119,23 @@ export interface AuditEventsTable {
   data: JSONColumnType<Record<string, unknown>, string, string>
 }
 
+/** An invitation to a workspace by email; pending while not accepted, revoked, superseded or expired. */
+export interface WorkspaceInvitationsTable extends CreatedBy {
+  id: string
+  workspace_id: string
+  /** Lower-cased. */
+  email: string
+  role: 'member' | 'admin'
+  created_at: Timestamp
+  expires_at: Timestamp
+  accepted_at: Timestamp | null
+  /** The user who accepted it. */
+  accepted_by: string | null
+  revoked_at: Timestamp | null
+  /** The invitation that replaced this one once it had expired (see migration 0004). */
+  superseded_by: string | null
+}
+
 export interface IdempotencyKeysTable {
   scope: string
   key: string
@@ -140,4 +157,5 @@ export interface Database {
   credentials: CredentialsTable
   audit_events: AuditEventsTable
   idempotency_keys: IdempotencyKeysTable
+  workspace_invitations: WorkspaceInvitationsTable
 }

@@ -46,7 +46,7 @@ function countingStores() {
 
 async function seed() {
   const email = `u${Math.random().toString(36).slice(2, 8)}@example.com`
-  const token = await issueOperatorToken({ clock: systemClock, ids, accounts: deps.accounts, apiKeys: deps.apiKeys }, { email })
+  const token = await issueOperatorToken(deps, { email })
   const caller = { credential: { secretHash: await sha256Hex(token.secret) }, surface: 'api' as const }
   const project = await createProject(deps, caller, { ownerUsername: token.user.username, slug: 'p', title: 'P', icon: 'p' })
   if (!project.ok) throw new Error(project.error.message)

@@ -25,7 +25,9 @@ export function routeSchema(id: OperationId, op: OperationSpec): FastifySchema &
   const response: Record<string, unknown> = { [op.success.status]: op.success.schema }
   for (const code of errorsOf(op)) response[statusOf(code)] ??= { ...Problem, description: 'Problem details (RFC 9457).' }
   if (id === 'getContent') response[304] = { type: 'null', description: 'Not modified: your copy (If-None-Match) is current.' }
-  const bearer: Record<string, string[]> = op.action === null ? {} : { bearer: [scopeFor(op.action)] }
+  // An action with no scope (reading one's own profile) takes any bearer credential of a user.
+  const scope = op.action === null ? null : scopeFor(op.action)
+  const bearer: Record<string, string[]> = op.action === null ? {} : { bearer: scope === null ? [] : [scope] }
   const security: Record<string, string[]>[] = op.action === null ? [] : op.anonymous ? [{}, bearer] : [bearer]
   return {
     operationId: id,

@@ -17,6 +17,8 @@ export const errorCodes = {
   not_acceptable: { status: 406, title: 'Not acceptable' },
   version_conflict: { status: 409, title: 'The artifact has moved on' },
   slug_taken: { status: 409, title: 'The slug is taken' },
+  already_member: { status: 409, title: 'Already a member of the workspace' },
+  invitation_pending: { status: 409, title: 'An invitation for this email is already pending' },
   idempotency_key_in_use: { status: 409, title: 'A request with this idempotency key is in progress' },
   payload_too_large: { status: 413, title: 'The request is too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },

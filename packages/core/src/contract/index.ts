@@ -16,6 +16,8 @@ export {
 } from './operation.ts'
 export { type OperationId, type Operations, operationIds, operations } from './operations/index.ts'
 export { ArtifactAccessSettings, MAX_VIEWER_EMAILS, UpdateAccessBody, ViewerEmails } from './schemas/access.ts'
+export { type Plan, PlanSchema, Profile, plans, UpdateProfileBody } from './schemas/account.ts'
+export { ApiKey, ApiKeyId, ApiKeyParams, CreateApiKeyBody, CreatedApiKey } from './schemas/api-key.ts'
 export {
   Artifact,
   ArtifactParams,
@@ -67,4 +69,17 @@ export {
   VersionNumber,
   VersionParams,
 } from './schemas/version.ts'
+export {
+  CreateInvitationBody,
+  CreateWorkspaceBody,
+  Invitation,
+  InvitationId,
+  InvitationParams,
+  InvitationRole,
+  InvitationStatus,
+  Member,
+  RoleSchema,
+  Workspace,
+  WorkspaceParams,
+} from './schemas/workspace.ts'
 export { isScope, type Scope, ScopeSchema, scopes } from './scopes.ts'

@@ -14,7 +14,12 @@ export const auditActions = [
   'api_key.created',
   'api_key.revoked',
   'user.created',
+  'profile.username_changed',
   'workspace.created',
+  'workspace.plan_changed',
+  'workspace.invitation_created',
+  'workspace.invitation_revoked',
+  'workspace.member_joined',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

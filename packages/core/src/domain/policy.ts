@@ -13,6 +13,8 @@ export type Resource =
   | { readonly type: 'service' }
   | { readonly type: 'account' }
   | { readonly type: 'workspace'; readonly id: string; readonly role: Role | null }
+  /** An invitation, as its invitee sees it: only the verified owner of `email` may act on it. */
+  | { readonly type: 'invitation'; readonly id: string; readonly email: string }
   | {
       readonly type: 'artifact'
       readonly id: string

@@ -1,13 +1,68 @@
+import type { Plan } from '../contract/schemas/account.ts'
 import type { ArtifactType } from '../contract/schemas/artifact.ts'
 import type { ActorRef } from '../contract/schemas/common.ts'
+import type { Scope } from '../contract/scopes.ts'
 import type { Role } from '../domain/policy.ts'
-import type { CredentialRecord } from '../domain/principal.ts'
+import type { CredentialRecord, PrincipalUser } from '../domain/principal.ts'
 
 export interface WorkspaceRecord {
   readonly id: string
   readonly slug: string
   readonly kind: 'personal' | 'team'
   readonly name: string
+}
+
+/** A workspace with its plan. */
+export interface WorkspacePlanRecord extends WorkspaceRecord {
+  readonly plan: Plan
+}
+
+/** A workspace as listed for one of its members. */
+export interface WorkspaceSummary extends WorkspacePlanRecord {
+  readonly createdAt: Date
+  /** The member's role. */
+  readonly role: Role
+}
+
+export interface ProfileRecord {
+  readonly user: PrincipalUser
+  readonly personalWorkspaceId: string
+  readonly plan: Plan
+  readonly createdAt: Date
+}
+
+export interface MembershipRecord {
+  readonly userId: string
+  readonly username: string
+  readonly email: string
+  readonly role: Role
+  readonly joinedAt: Date
+}
+
+export interface InvitationRecord {
+  readonly id: string
+  readonly workspaceId: string
+  readonly workspaceSlug: string
+  /** Lower-cased. */
+  readonly email: string
+  readonly role: 'member' | 'admin'
+  readonly createdAt: Date
+  readonly createdBy: ActorRef
+  readonly expiresAt: Date
+  readonly acceptedAt: Date | null
+  readonly acceptedBy: string | null
+  readonly revokedAt: Date | null
+}
+
+export interface ApiKeyRecord {
+  readonly id: string
+  readonly name: string
+  readonly displayPrefix: string
+  readonly scopes: readonly Scope[]
+  readonly createdAt: Date
+  readonly lastUsedAt: Date | null
+  readonly expiresAt: Date | null
+  readonly revokedAt: Date | null
 }
 
 export interface ProjectRecord {

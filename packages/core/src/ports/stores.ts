@@ -1,4 +1,5 @@
 import type { AuditEventDraft } from '../domain/audit.ts'
+import type { Retention } from '../domain/plans.ts'
 import type { Grant } from '../domain/policy.ts'
 import type { CredentialRecord, PresentedCredential } from '../domain/principal.ts'
 import type {
@@ -110,6 +111,11 @@ export interface CreateProjectCommand {
 /** Credentials by secret hash. */
 export interface CredentialStore {
   find(credential: PresentedCredential): Promise<CredentialRecord | null>
+  /**
+   * Records that a credential was used at `at`, to the minute: at most one write per credential
+   * and minute, in the background (a failure is not the request's).
+   */
+  touch(credentialId: string, at: Date): void
 }
 
 /** Artifacts and their versions. Every mutation writes its audit event in the same transaction. */
@@ -157,6 +163,8 @@ export interface ProjectStore {
   create(command: CreateProjectCommand): Promise<{ ok: true } | { ok: false; reason: WriteRefusal }>
   /** Projects of every workspace the user belongs to, newest first. */
   listForUser(userId: string, page: PageRequest): Promise<ProjectRecord[]>
+  /** Projects of one workspace, newest first. */
+  listForWorkspace(workspaceId: string, page: PageRequest): Promise<ProjectRecord[]>
   slugTaken(workspaceId: string, slug: string): Promise<boolean>
 }
 
@@ -176,12 +184,17 @@ export interface ShareLinkStore {
   ): Promise<(GuardedOutcome & { readonly ok: false }) | { readonly ok: true; readonly link: ShareLinkRecord; readonly changed: boolean }>
 }
 
-/** The audit trail, read-only: events are written only with the changes they record. */
+/**
+ * The audit trail, read-only: events are written only with the changes they record. Every read
+ * leaves out events older than their workspace plan's retention.
+ */
 export interface AuditStore {
   /** An artifact's events, newest first. */
-  listForArtifact(artifactId: string, page: PageRequest): Promise<AuditEventDraft[]>
+  listForArtifact(artifactId: string, page: PageRequest, retention: Retention): Promise<AuditEventDraft[]>
   /** Events the user performed, and events of the user's personal workspace, newest first. */
-  listForAccount(userId: string, page: PageRequest): Promise<AuditEventDraft[]>
+  listForAccount(userId: string, page: PageRequest, retention: Retention): Promise<AuditEventDraft[]>
+  /** A workspace's events, newest first. */
+  listForWorkspace(workspaceId: string, page: PageRequest, retention: Retention): Promise<AuditEventDraft[]>
 }
 
 export interface IdempotencyStore {

@@ -14,8 +14,12 @@ const denyMessages = {
 /** Turns the caller's presented credential (already loaded) into a principal. */
 export function principalOf(deps: CoreDeps, caller: Caller, record: CredentialRecord | null): Result<Principal> {
   if (caller.credential === null) return ok({ kind: 'anonymous' })
-  const auth = deps.policy.authenticate(record, deps.clock.now())
-  return auth.ok ? ok(auth.principal) : fail('invalid_token', `The bearer credential is not valid: ${auth.reason}.`)
+  const now = deps.clock.now()
+  const auth = deps.policy.authenticate(record, now)
+  if (!auth.ok) return fail('invalid_token', `The bearer credential is not valid: ${auth.reason}.`)
+  // API keys are listed with when they were last used.
+  if (auth.principal.kind === 'api_key') deps.credentials.touch(auth.principal.credentialId, now)
+  return ok(auth.principal)
 }
 
 /** Asks the one policy; a denial becomes the failure the caller sees, an allow its grant. */

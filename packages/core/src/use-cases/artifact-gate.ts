@@ -2,6 +2,7 @@ import type { Action } from '../contract/actions.ts'
 import type { Grant, Resource, Role } from '../domain/policy.ts'
 import { type Caller, type Principal, userOf } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
+import type { WorkspaceContext } from '../ports/accounts.ts'
 import type { ArtifactAccess, ArtifactContext, NamespaceContext, WorkspaceRecord } from '../ports/records.ts'
 import type { WriteGuard } from '../ports/stores.ts'
 import { authorize, principalOf } from './access.ts'
@@ -70,6 +71,21 @@ export function admitNamespace(
     return allowed.error.code === 'not_found' ? fail('not_found', `No owner namespace named \`${owner}\` that you can see.`) : allowed
   if (ctx.workspace === null) return fail('not_found', `No owner namespace named \`${owner}\`.`)
   return ok({ principal: principal.value, workspace: ctx.workspace })
+}
+
+export interface AdmittedWorkspace extends AdmittedNamespace {
+  readonly grant: Grant
+}
+
+/** The gate for calls on a workspace by id: non-members (and ids that name nothing) get a 404. */
+export function admitWorkspace(deps: CoreDeps, caller: Caller, ctx: WorkspaceContext, action: Action): Result<AdmittedWorkspace> {
+  const principal = principalOf(deps, caller, ctx.credential)
+  if (!principal.ok) return principal
+  const resource: Resource = ctx.workspace ? workspaceResource(ctx.workspace, ctx.role) : { type: 'workspace', id: '', role: null }
+  const allowed = authorize(deps, principal.value, action, resource)
+  if (!allowed.ok) return allowed.error.code === 'not_found' ? fail('not_found', 'No such workspace that you belong to.') : allowed
+  if (ctx.workspace === null) return fail('not_found', 'No such workspace that you belong to.')
+  return ok({ principal: principal.value, workspace: ctx.workspace, grant: allowed.value })
 }
 
 /** What a write re-checks in the database: the credential is still live and the grant still holds. */

@@ -1,6 +1,7 @@
 import type { AuditEvent, AuditQuery } from '../contract/schemas/audit.ts'
 import type { PageOf } from '../contract/schemas/common.ts'
 import type { AuditEventDraft } from '../domain/audit.ts'
+import { retentionAt } from '../domain/plans.ts'
 import type { Caller } from '../domain/principal.ts'
 import type { Result } from '../domain/result.ts'
 import { admitAccount } from './access.ts'
@@ -25,6 +26,7 @@ export function presentAuditEvent(event: AuditEventDraft): AuditEvent {
  * Audit events, newest first. With `artifactId`, the artifact's events, for members of its
  * workspace (they may not know a private artifact exists otherwise: 404). Without it, the
  * caller's account-level events: what the caller did, and what happened in their personal workspace.
+ * Events older than their workspace plan's retention are never returned.
  */
 export async function listAuditEvents(deps: CoreDeps, caller: Caller, query: AuditQuery): Promise<Result<PageOf<AuditEvent>>> {
   if (query.artifactId !== undefined) {
@@ -32,9 +34,11 @@ export async function listAuditEvents(deps: CoreDeps, caller: Caller, query: Aud
     const admitted = admitArtifact(deps, caller, ctx, 'audit.read')
     if (!admitted.ok) return admitted
     const artifactId = admitted.value.artifact.id
-    return pageOfIds(query, 'evt', (page) => deps.audit.listForArtifact(artifactId, page), presentAuditEvent)
+    const retention = retentionAt(deps.clock.now())
+    return pageOfIds(query, 'evt', (page) => deps.audit.listForArtifact(artifactId, page, retention), presentAuditEvent)
   }
   const account = await admitAccount(deps, caller, 'audit.read')
   if (!account.ok) return account
-  return pageOfIds(query, 'evt', (page) => deps.audit.listForAccount(account.value.userId, page), presentAuditEvent)
+  const retention = retentionAt(deps.clock.now())
+  return pageOfIds(query, 'evt', (page) => deps.audit.listForAccount(account.value.userId, page, retention), presentAuditEvent)
 }

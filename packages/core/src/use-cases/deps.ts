@@ -1,5 +1,6 @@
 import type { Policy } from '../domain/policy.ts'
 import type { Limits } from '../domain/rules.ts'
+import type { AccountStore, ApiKeyStore, InvitationStore, WorkspaceStore } from '../ports/accounts.ts'
 import type { AdmissionCache } from '../ports/admissions.ts'
 import type { Clock, IdGenerator, Sha256 } from '../ports/runtime.ts'
 import type {
@@ -31,6 +32,10 @@ export interface CoreDeps {
   readonly artifacts: ArtifactStore
   readonly projects: ProjectStore
   readonly shareLinks: ShareLinkStore
+  readonly accounts: AccountStore
+  readonly apiKeys: ApiKeyStore
+  readonly workspaces: WorkspaceStore
+  readonly invitations: InvitationStore
   readonly audit: AuditStore
   readonly idempotency: IdempotencyStore
   readonly admissions: AdmissionCache

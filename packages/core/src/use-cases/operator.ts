@@ -1,9 +1,12 @@
+import type { Plan } from '../contract/schemas/account.ts'
 import { scopes as allScopes, type Scope } from '../contract/scopes.ts'
 import { operatorActor } from '../domain/audit.ts'
+import { retentionAt } from '../domain/plans.ts'
 import type { PrincipalUser } from '../domain/principal.ts'
 import { reservedSlugs, usernameFromEmail } from '../domain/rules.ts'
 import { newSecret, secretPrefixes } from '../domain/secrets.ts'
-import type { AccountStore, ApiKeyStore } from '../ports/accounts.ts'
+import type { AccountStore, ApiKeyStore, AuditPruner, WorkspaceStore } from '../ports/accounts.ts'
+import type { WorkspacePlanRecord } from '../ports/records.ts'
 import type { Clock, IdGenerator } from '../ports/runtime.ts'
 
 export interface OperatorDeps {
@@ -11,6 +14,8 @@ export interface OperatorDeps {
   readonly ids: IdGenerator
   readonly accounts: AccountStore
   readonly apiKeys: ApiKeyStore
+  readonly workspaces: WorkspaceStore
+  readonly auditPruner: AuditPruner
 }
 
 /** Username candidates for an email: `ada`, `ada-2`, … (reserved names get a `-user` suffix). */
@@ -32,12 +37,13 @@ export async function issueOperatorToken(
 ): Promise<{ secret: string; keyId: string; user: PrincipalUser; userCreated: boolean }> {
   const at = deps.clock.now()
   const email = input.email.trim().toLowerCase()
+  const workspaceId = deps.ids.next('ws')
   const { user, created, personalWorkspaceId } = await deps.accounts.ensureUser({
     email,
     emailVerified: true,
     usernameCandidates: usernameCandidates(email),
     userId: deps.ids.next('usr'),
-    workspaceId: deps.ids.next('ws'),
+    workspaceId,
     at,
     audit: (u) => ({
       id: deps.ids.next('evt'),
@@ -45,7 +51,7 @@ export async function issueOperatorToken(
       action: 'user.created',
       actor: operatorActor,
       via: operatorVia,
-      workspaceId: null,
+      workspaceId,
       artifactId: null,
       data: { userId: u.id, email: u.email, username: u.username },
     }),
@@ -63,6 +69,8 @@ export async function issueOperatorToken(
     displayPrefix: key.display,
     expiresAt: null,
     at,
+    guard: { credentialId: null, at },
+    idempotency: null,
     audit: {
       id: deps.ids.next('evt'),
       at,
@@ -75,4 +83,31 @@ export async function issueOperatorToken(
     },
   })
   return { secret: key.secret, keyId, user, userCreated: created }
+}
+
+/** The operator sets a workspace's plan (which sets how long its audit trail is kept). */
+export async function setWorkspacePlan(deps: OperatorDeps, input: { slug: string; plan: Plan }): Promise<WorkspacePlanRecord | null> {
+  const at = deps.clock.now()
+  return deps.workspaces.setPlan({
+    slug: input.slug,
+    plan: input.plan,
+    audit: (workspace) => ({
+      id: deps.ids.next('evt'),
+      at,
+      action: 'workspace.plan_changed',
+      actor: operatorActor,
+      via: operatorVia,
+      workspaceId: workspace.id,
+      artifactId: null,
+      data: { from: workspace.plan, to: input.plan },
+    }),
+  })
+}
+
+/**
+ * Deletes the audit events older than their workspace plan's retention. Run by the operator and on
+ * a schedule inside the API; only one process prunes at a time (`skipped` for the others).
+ */
+export async function pruneAuditEvents(deps: Pick<OperatorDeps, 'clock' | 'auditPruner'>): Promise<{ pruned: number; skipped: boolean }> {
+  return deps.auditPruner.prune(retentionAt(deps.clock.now()))
 }

@@ -4,12 +4,14 @@ import type { Database } from '../schema.ts'
 import * as foundation from './0001-foundation.ts'
 import * as sharingAndAudit from './0002-sharing-and-audit.ts'
 import * as rateLimits from './0003-rate-limits.ts'
+import * as accounts from './0004-accounts.ts'
 
 /** Every migration, in order. One set runs on PostgreSQL and on PGlite alike. */
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-sharing-and-audit': sharingAndAudit,
   '0003-rate-limits': rateLimits,
+  '0004-accounts': accounts,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

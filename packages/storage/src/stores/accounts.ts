@@ -1,8 +1,10 @@
-import type { AccountStore, ApiKeyStore, CreateApiKeyCommand, EnsureUserCommand, PrincipalUser } from '@quire/core'
-import type { Kysely, Transaction } from 'kysely'
-import { insertAudit } from '../audit.ts'
+import type { AccountStore, EnsureUserCommand, PrincipalUser, ProfileRecord, RenameUserCommand } from '@quire/core'
+import { type Kysely, sql, type Transaction } from 'kysely'
+import { auditFrom, insertAudit } from '../audit.ts'
 import { isUniqueViolation } from '../pg-errors.ts'
 import type { Database } from '../schema.ts'
+import { credentialIsLive } from './guard.ts'
+import { withClauses } from './writes.ts'
 
 async function findUser(db: Kysely<Database> | Transaction<Database>, email: string) {
   const row = await db
@@ -52,6 +54,44 @@ async function createUser(trx: Transaction<Database>, cmd: EnsureUserCommand) {
   return { user, personalWorkspaceId: cmd.workspaceId, created: true }
 }
 
+async function profile(db: Kysely<Database>, userId: string): Promise<ProfileRecord | null> {
+  const row = await db
+    .selectFrom('users as u')
+    .innerJoin('workspaces as w', 'w.id', 'u.personal_workspace_id')
+    .select(['u.id', 'u.email', 'u.email_verified', 'u.username', 'u.created_at', 'w.id as workspace_id', 'w.plan'])
+    .where('u.id', '=', userId)
+    .executeTakeFirst()
+  if (!row) return null
+  return {
+    user: { id: row.id, email: row.email, emailVerified: row.email_verified, username: row.username },
+    personalWorkspaceId: row.workspace_id,
+    plan: row.plan,
+    createdAt: row.created_at,
+  }
+}
+
+/**
+ * Renames the personal workspace (slug, and its name, which is the username); the user's
+ * `username` follows through the cascading foreign key of migration 0001. The unique slug
+ * decides a race: the second rename waits for the first to commit, then fails on the index.
+ */
+async function rename(db: Kysely<Database>, cmd: RenameUserCommand): ReturnType<AccountStore['rename']> {
+  const ws = sql`UPDATE workspaces w SET slug = ${cmd.username}::text, name = ${cmd.username}::text
+    FROM users u
+    WHERE u.id = ${cmd.userId}::text AND w.id = u.personal_workspace_id AND ${credentialIsLive(cmd.guard.credentialId, cmd.guard.at)}
+    RETURNING w.id`
+  try {
+    const { rows } = await sql<{ n: number }>`${withClauses([
+      ['ws', ws],
+      ['audit', auditFrom('ws', cmd.audit)],
+    ])} SELECT count(*)::int AS n FROM ws`.execute(db)
+    return rows[0]?.n === 1 ? { ok: true } : { ok: false, reason: 'refused' }
+  } catch (error) {
+    if (isUniqueViolation(error, 'workspaces_slug_key')) return { ok: false, reason: 'slug_taken' }
+    throw error
+  }
+}
+
 export function accountStore(db: Kysely<Database>): AccountStore {
   return {
     async ensureUser(cmd) {
@@ -66,35 +106,7 @@ export function accountStore(db: Kysely<Database>): AccountStore {
         throw error
       }
     },
-  }
-}
-
-export function apiKeyStore(db: Kysely<Database>): ApiKeyStore {
-  return {
-    async create(cmd: CreateApiKeyCommand) {
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('credentials')
-          .values({
-            id: cmd.id,
-            kind: 'api_key',
-            secret_hash: cmd.secretHash,
-            display_prefix: cmd.displayPrefix,
-            name: cmd.name,
-            user_id: cmd.userId,
-            agent_id: null,
-            artifact_id: null,
-            role: null,
-            scopes: [...cmd.scopes],
-            audience: null,
-            expires_at: cmd.expiresAt,
-            revoked_at: null,
-            last_used_at: null,
-            created_at: cmd.at,
-          })
-          .execute()
-        await insertAudit(trx, cmd.audit)
-      })
-    },
+    profile: (userId) => profile(db, userId),
+    rename: (cmd) => rename(db, cmd),
   }
 }

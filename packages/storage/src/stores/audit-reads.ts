@@ -1,6 +1,7 @@
 import type { ActorRef, AuditAction, AuditEventDraft, AuditStore, CredentialKind, PageRequest, Surface } from '@quire/core'
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { AuditEventsTable, Database } from '../schema.ts'
+import { retained, windowStart } from './retention.ts'
 
 function eventFrom(row: Selectable<AuditEventsTable>): AuditEventDraft {
   return {
@@ -19,33 +20,39 @@ function eventFrom(row: Selectable<AuditEventsTable>): AuditEventDraft {
   }
 }
 
-const after = (page: PageRequest) => sql<boolean>`(${page.after}::text IS NULL OR id < ${page.after}::text)`
+const after = (page: PageRequest) => sql<boolean>`(${page.after}::text IS NULL OR e.id < ${page.after}::text)`
 
 /**
  * Reads of the audit trail. There is deliberately no update or delete here: events are written
- * only with the changes they record (audit.ts), and the database refuses to alter them.
+ * only with the changes they record (audit.ts), and the database refuses to alter them (only the
+ * retention pruner may delete). Every read leaves out events past their plan's retention, whether
+ * or not the pruner has deleted them yet.
  */
 export function auditStore(db: Kysely<Database>): AuditStore {
   return {
-    async listForArtifact(artifactId, page) {
-      const rows = await db
-        .selectFrom('audit_events')
-        .selectAll()
-        .where('artifact_id', '=', artifactId)
-        .where(after(page))
-        .orderBy('id', 'desc')
-        .limit(page.limit + 1)
-        .execute()
+    async listForArtifact(artifactId, page, retention) {
+      const { rows } = await sql<Selectable<AuditEventsTable>>`SELECT e.* FROM audit_events e
+        WHERE e.artifact_id = ${artifactId}::text AND ${after(page)} AND ${retained(retention, 'e')}
+        ORDER BY e.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
       return rows.map(eventFrom)
     },
-    async listForAccount(userId, page) {
+    async listForAccount(userId, page, retention) {
       // Two index scans (by actor, by workspace) merged: each side is already in id order.
       const { rows } = await sql<Selectable<AuditEventsTable>>`SELECT * FROM (
-          (SELECT * FROM audit_events WHERE actor_id = ${userId}::text AND ${after(page)} ORDER BY id DESC LIMIT ${page.limit + 1}::int)
+          (SELECT e.* FROM audit_events e WHERE e.actor_id = ${userId}::text AND ${after(page)} AND ${retained(retention, 'e')}
+            ORDER BY e.id DESC LIMIT ${page.limit + 1}::int)
           UNION
-          (SELECT * FROM audit_events WHERE workspace_id = (SELECT personal_workspace_id FROM users WHERE id = ${userId}::text)
-            AND ${after(page)} ORDER BY id DESC LIMIT ${page.limit + 1}::int)
+          (SELECT e.* FROM audit_events e WHERE e.workspace_id = (SELECT personal_workspace_id FROM users WHERE id = ${userId}::text)
+            AND ${after(page)} AND ${retained(retention, 'e')} ORDER BY e.id DESC LIMIT ${page.limit + 1}::int)
         ) AS e ORDER BY id DESC LIMIT ${page.limit + 1}::int`.execute(db)
+      return rows.map(eventFrom)
+    },
+    async listForWorkspace(workspaceId, page, retention) {
+      // One workspace, one plan: its window start is computed once, not per event.
+      const plan = sql`COALESCE((SELECT w.plan FROM workspaces w WHERE w.id = ${workspaceId}::text), 'free')`
+      const { rows } = await sql<Selectable<AuditEventsTable>>`SELECT e.* FROM audit_events e
+        WHERE e.workspace_id = ${workspaceId}::text AND ${after(page)} AND e.at >= ${windowStart(retention, plan)}
+        ORDER BY e.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
       return rows.map(eventFrom)
     },
   }

@@ -25,3 +25,5 @@ export const versionColumns = sql`v.artifact_id AS v_artifact_id, v.number AS v_
 export const projectColumns = sql`p.id AS p_id, p.workspace_id AS p_workspace_id, w.slug AS p_owner_slug, p.slug AS p_slug,
   p.title AS p_title, p.description AS p_description, p.icon AS p_icon, p.created_at AS p_created_at,
   p.created_by_kind AS p_created_by_kind, p.created_by_id AS p_created_by_id, p.created_by_label AS p_created_by_label`
+
+export const workspaceColumns = sql`w.id AS w_id, w.slug AS w_slug, w.kind AS w_kind, w.name AS w_name`

@@ -2,10 +2,10 @@ import type { CreateProjectCommand, NamespaceContext, PageRequest, ProjectRecord
 import { type Kysely, sql } from 'kysely'
 import { auditFrom } from '../audit.ts'
 import { isUniqueViolation } from '../pg-errors.ts'
-import { projectFrom, type Row, roleFrom } from '../rows.ts'
+import { projectFrom, type Row, roleFrom, workspaceFrom } from '../rows.ts'
 import type { Database } from '../schema.ts'
 import { credentialFromColumns } from './credential-projection.ts'
-import { credentialColumns, credentialJoins, projectColumns } from './fragments.ts'
+import { credentialColumns, credentialJoins, projectColumns, workspaceColumns } from './fragments.ts'
 import { idempotencyFrom, withClauses } from './writes.ts'
 
 async function loadNamespaceForCaller(
@@ -15,8 +15,7 @@ async function loadNamespaceForCaller(
   const projectJoin =
     query.projectSlug === undefined ? sql`` : sql`LEFT JOIN projects p ON p.workspace_id = w.id AND p.slug = ${query.projectSlug}::text`
   const projectSelect = query.projectSlug === undefined ? sql`` : sql`, ${projectColumns}`
-  const { rows } = await sql<Row>`SELECT ${credentialColumns}, w.id AS w_id, w.slug AS w_slug, w.kind AS w_kind, w.name AS w_name,
-      m.role AS m_role ${projectSelect}
+  const { rows } = await sql<Row>`SELECT ${credentialColumns}, ${workspaceColumns}, m.role AS m_role ${projectSelect}
     FROM (SELECT 1) AS one
     ${credentialJoins(query.credential?.secretHash ?? null)}
     LEFT JOIN workspaces w ON w.slug = ${query.owner}::text
@@ -25,10 +24,7 @@ async function loadNamespaceForCaller(
   const row = rows[0] ?? {}
   return {
     credential: credentialFromColumns(row),
-    workspace:
-      row.w_id === null || row.w_id === undefined
-        ? null
-        : { id: row.w_id as string, slug: row.w_slug as string, kind: row.w_kind as 'personal' | 'team', name: row.w_name as string },
+    workspace: workspaceFrom(row),
     role: roleFrom(row.m_role),
     project: projectFrom(row),
   }
@@ -54,16 +50,27 @@ async function createProject(db: Kysely<Database>, cmd: CreateProjectCommand): P
   }
 }
 
+const projectsFrom = (rows: Row[]) =>
+  rows.flatMap((r) => {
+    const p = projectFrom(r)
+    return p ? [p] : []
+  })
+
 async function listProjectsForUser(db: Kysely<Database>, userId: string, page: PageRequest): Promise<ProjectRecord[]> {
   const { rows } = await sql<Row>`SELECT ${projectColumns} FROM projects p
     JOIN memberships m ON m.workspace_id = p.workspace_id AND m.user_id = ${userId}::text
     JOIN workspaces w ON w.id = p.workspace_id
     WHERE (${page.after}::text IS NULL OR p.id < ${page.after}::text)
     ORDER BY p.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
-  return rows.flatMap((r) => {
-    const p = projectFrom(r)
-    return p ? [p] : []
-  })
+  return projectsFrom(rows)
+}
+
+async function listProjectsForWorkspace(db: Kysely<Database>, workspaceId: string, page: PageRequest): Promise<ProjectRecord[]> {
+  const { rows } = await sql<Row>`SELECT ${projectColumns} FROM projects p
+    JOIN workspaces w ON w.id = p.workspace_id
+    WHERE p.workspace_id = ${workspaceId}::text AND (${page.after}::text IS NULL OR p.id < ${page.after}::text)
+    ORDER BY p.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
+  return projectsFrom(rows)
 }
 
 export function projectStore(db: Kysely<Database>): ProjectStore {
@@ -71,6 +78,7 @@ export function projectStore(db: Kysely<Database>): ProjectStore {
     loadNamespaceForCaller: (query) => loadNamespaceForCaller(db, query),
     create: (cmd) => createProject(db, cmd),
     listForUser: (userId, page) => listProjectsForUser(db, userId, page),
+    listForWorkspace: (workspaceId, page) => listProjectsForWorkspace(db, workspaceId, page),
     async slugTaken(workspaceId, slug) {
       const row = await db
         .selectFrom('projects')

@@ -1,10 +1,13 @@
 import type { OperationSpec } from '../operation.ts'
+import { apiKeyOperations } from './api-keys.ts'
 import { artifactOperations } from './artifacts.ts'
 import { auditOperations } from './audit.ts'
+import { profileOperations } from './profile.ts'
 import { projectOperations } from './projects.ts'
 import { sharingOperations } from './sharing.ts'
 import { systemOperations } from './system.ts'
 import { versionOperations } from './versions.ts'
+import { workspaceOperations } from './workspaces.ts'
 
 /**
  * THE operation table. Every REST operation is declared here once; routes, OpenAPI, the typed
@@ -12,6 +15,9 @@ import { versionOperations } from './versions.ts'
  */
 export const operations = {
   ...systemOperations,
+  ...profileOperations,
+  ...apiKeyOperations,
+  ...workspaceOperations,
   ...projectOperations,
   ...artifactOperations,
   ...versionOperations,

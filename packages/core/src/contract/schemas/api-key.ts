@@ -1,0 +1,43 @@
+import { type Static, Type } from 'typebox'
+import { ScopeSchema } from '../scopes.ts'
+import { Id, PathSegment, Text, Timestamp } from './common.ts'
+
+export const ApiKeyId = Id('key', 'API key identifier.')
+
+/** An API key as listed: never its secret, only a prefix to recognise it by. */
+export const ApiKey = Type.Object({
+  id: ApiKeyId,
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the secret, to recognise it.' }),
+  scopes: Type.Array(ScopeSchema),
+  status: Type.Enum(['active', 'expired', 'revoked']),
+  createdAt: Timestamp,
+  lastUsedAt: Type.Union([Timestamp, Type.Null()], { description: 'Recorded to the minute.' }),
+  expiresAt: Type.Union([Timestamp, Type.Null()]),
+  revokedAt: Type.Union([Timestamp, Type.Null()]),
+})
+export type ApiKey = Static<typeof ApiKey>
+
+export const CreateApiKeyBody = Type.Object(
+  {
+    name: Text({ minLength: 1, maxLength: 100 }),
+    scopes: Type.Array(ScopeSchema, {
+      minItems: 1,
+      uniqueItems: true,
+      description: 'What the key may do; never more than the credential creating it carries.',
+    }),
+    expiresAt: Type.Optional({ ...Timestamp, description: 'When the key stops working (in the future); never, when left out.' }),
+  },
+  { additionalProperties: false },
+)
+export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>
+
+/** The answer to creating a key: the only time its secret is shown. */
+export const CreatedApiKey = Type.Object({
+  ...ApiKey.properties,
+  secret: Type.String({ description: 'The key. Shown once; Quire keeps only its SHA-256. Send it as `Authorization: Bearer <secret>`.' }),
+})
+export type CreatedApiKey = Static<typeof CreatedApiKey>
+
+export const ApiKeyParams = Type.Object({ apiKeyId: PathSegment }, { additionalProperties: false })
+export type ApiKeyParams = Static<typeof ApiKeyParams>

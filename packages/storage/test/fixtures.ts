@@ -1,0 +1,69 @@
+import { createPolicy } from '@quire/authz'
+import {
+  type AuditAction,
+  type AuditEventDraft,
+  type CoreDeps,
+  createIdGenerator,
+  defaultLimits,
+  issueOperatorToken,
+  sha256Hex,
+  systemClock,
+} from '@quire/core'
+import { testDatabase } from '../../../tooling/vitest/test-database.ts'
+import { createStores } from '../src/index.ts'
+import type { TestDatabase } from '../src/testing.ts'
+
+/** Shared by the store tests: a fresh database with every store over it, and seeded users. */
+export const ids = createIdGenerator()
+
+export type Deps = CoreDeps & ReturnType<typeof createStores>
+
+export async function openStores(): Promise<{ handle: TestDatabase; deps: Deps }> {
+  const handle = await testDatabase()
+  const deps: Deps = {
+    ...createStores(handle),
+    policy: createPolicy(),
+    clock: systemClock,
+    ids,
+    sha256: sha256Hex,
+    config: { webUrl: 'https://q.test', limits: defaultLimits, version: '0' },
+  }
+  return { handle, deps }
+}
+
+export interface SeededUser {
+  readonly user: { readonly id: string; readonly email: string; readonly username: string }
+  /** The operator-issued API key's id, and how a caller presents it. */
+  readonly credentialId: string
+  readonly credential: { readonly secretHash: string }
+  readonly workspaceId: string
+}
+
+/** A user with a personal workspace and an API key, as the operator creates them. */
+export async function seedUser(deps: Deps): Promise<SeededUser> {
+  const email = `u${Math.random().toString(36).slice(2, 10)}@example.com`
+  const token = await issueOperatorToken(deps, { email })
+  const profile = await deps.accounts.profile(token.user.id)
+  if (profile === null) throw new Error('seeded user has no profile')
+  return {
+    user: token.user,
+    credentialId: token.keyId,
+    credential: { secretHash: await sha256Hex(token.secret) },
+    workspaceId: profile.personalWorkspaceId,
+  }
+}
+
+/** An event draft as a use-case would hand it to a store. */
+export function event(action: AuditAction, fields: Partial<AuditEventDraft> = {}): AuditEventDraft {
+  return {
+    id: ids.next('evt'),
+    at: new Date(),
+    action,
+    actor: { kind: 'operator', id: 'operator', label: 'operator' },
+    via: { surface: 'operator', credential: null, credentialId: null },
+    workspaceId: null,
+    artifactId: null,
+    data: {},
+    ...fields,
+  }
+}

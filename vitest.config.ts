@@ -16,6 +16,7 @@ export default defineConfig({
       unitProject('authz', 'packages/authz'),
       ...databaseProjects('storage', 'packages/storage'),
       ...databaseProjects('api', 'apps/api'),
+      ...databaseProjects('web', 'apps/web'),
       unitProject('tooling', 'tooling'),
     ],
   },

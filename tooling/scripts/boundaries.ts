@@ -16,6 +16,15 @@ export const allowedDependencies: Record<string, readonly string[]> = {
   '@quire/mcp': ['@quire/core', '@quire/authz', '@quire/client'],
 }
 
+/**
+ * The one exception to "nothing depends on an app": the web app runs on the API's composition
+ * root (`createRuntime`, and `buildApp` for the single local process that serves both), so the
+ * two apps can never wire the stores differently. Only the apps named here may do so.
+ */
+export const allowedAppDependencies: Record<string, readonly string[]> = {
+  '@quire/web': ['@quire/api'],
+}
+
 /** Files allowed to read process.env: the apps' env.ts and the CLI's config. */
 const envReaders = [/^apps\/[^/]+\/src\/env\.ts$/, /^packages\/cli\/src\/config\.ts$/]
 
@@ -63,8 +72,10 @@ export function checkBoundaries(root: string): string[] {
     ])
     for (const dep of declared) {
       if (!workspace.has(dep)) continue
-      if (apps.has(dep)) problems.push(`${manifest.name} depends on the app ${dep}: nothing may depend on an app.`)
-      else if (kind === 'package') {
+      if (apps.has(dep)) {
+        if (kind === 'app' && allowedAppDependencies[manifest.name]?.includes(dep)) continue
+        problems.push(`${manifest.name} depends on the app ${dep}: nothing may depend on an app.`)
+      } else if (kind === 'package') {
         const allowed = allowedDependencies[manifest.name]
         if (!allowed)
           problems.push(`${manifest.name} is not in the dependency table (tooling/scripts/boundaries.ts): add its allowed dependencies.`)

@@ -46,6 +46,15 @@ describe('the package boundary check', () => {
     ])
   })
 
+  it('lets the web app run on the API composition, and no other app on another', () => {
+    const root = workspace({
+      'apps/api': {},
+      'apps/web': { deps: ['@quire/api'] },
+      'apps/admin': { deps: ['@quire/web'] },
+    })
+    expect(checkBoundaries(root)).toEqual(['@quire/admin depends on the app @quire/web: nothing may depend on an app.'])
+  })
+
   it('refuses process.env outside env.ts, and export *', () => {
     const root = workspace({
       'packages/core': { files: { 'a.ts': 'export const port = process.env.PORT\n', 'index.ts': "export * from './a.ts'\n" } },

@@ -6,6 +6,7 @@ import { registerOpenApi } from './plugins/openapi.ts'
 import { handleError, handleNotFound } from './plugins/problem.ts'
 import { defaultRateLimit, type RateLimitSettings, registerRateLimit } from './plugins/rate-limit.ts'
 import { requestIdOf } from './plugins/request-id.ts'
+import { registerResourceMetadata } from './plugins/resource-metadata.ts'
 import { registerCors } from './plugins/security.ts'
 import { drainOnClose } from './plugins/shutdown.ts'
 import { validatorCompiler } from './plugins/validation.ts'
@@ -77,6 +78,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   // native JSON.stringify is several times faster on the long strings Quire serves (content, diffs).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
   app.setErrorHandler(handleError)
+  registerResourceMetadata(app, { webUrl: runtime.deps.config.webUrl, apiUrl: options.serverUrl ?? runtime.deps.config.apiUrl })
   registerEdge(app, drainOnClose(app))
   await registerCors(app, { allowedOrigins: [new URL(runtime.deps.config.webUrl).origin, ...(options.corsOrigins ?? [])] })
   const limiter = options.rateLimit === false ? null : await registerRateLimit(app, options.rateLimit ?? defaultRateLimit, runtime.database)

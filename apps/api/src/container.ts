@@ -39,14 +39,16 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
   const { auditPruner, ...stores } = createStores(database)
   const clock = options.clock ?? systemClock
   const ids = createIdGenerator()
+  const apiUrl = env.API_URL ?? `http://localhost:${env.API_PORT}`
   const deps: CoreDeps = {
     ...stores,
-    policy: createPolicy({ audience: env.API_URL ?? `http://localhost:${env.API_PORT}` }),
+    policy: createPolicy({ audience: apiUrl }),
     clock,
     ids,
     sha256: (text) => createHash('sha256').update(text).digest('hex'),
     config: {
       webUrl: env.WEB_URL,
+      apiUrl,
       limits: { contentBytes: env.QUIRE_CONTENT_MAX_BYTES },
       version: packageJson.version,
     },

@@ -1,3 +1,6 @@
 export { type AppOptions, buildApp, edgeOptions } from './app.ts'
 export { createRuntime, databaseConfig, type Runtime } from './container.ts'
 export { type Env, readEnv } from './env.ts'
+export { operatorSocketPath, startOperatorSocket } from './operator.ts'
+export { requestIdOf } from './plugins/request-id.ts'
+export { type AuditPruning, startAuditPruning } from './retention.ts'

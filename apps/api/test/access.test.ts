@@ -67,7 +67,9 @@ describe(`authentication and authorization at the edge (${engine})`, () => {
     })
     expect(write.statusCode).toBe(403)
     expect(write.json()).toMatchObject({ code: 'insufficient_scope', scope: 'artifacts:update' })
-    expect(write.headers['www-authenticate']).toBe('Bearer realm="quire", error="insufficient_scope", scope="artifacts:update"')
+    expect(write.headers['www-authenticate']).toBe(
+      'Bearer realm="quire", resource_metadata="https://api.quire.test/.well-known/oauth-protected-resource", error="insufficient_scope", scope="artifacts:update"',
+    )
   })
 
   it('stops a revoked key at once, even right after it was admitted to write', async () => {

@@ -91,7 +91,9 @@ describe(`scopes (${engine}): each of the ${scopes.length} scopes gates what it 
           } else {
             expect(res.statusCode, what).toBe(403)
             expect(res.json(), what).toMatchObject({ code: 'insufficient_scope', scope: needed })
-            expect(res.headers['www-authenticate'], what).toBe(`Bearer realm="quire", error="insufficient_scope", scope="${needed}"`)
+            expect(res.headers['www-authenticate'], what).toBe(
+              `Bearer realm="quire", resource_metadata="https://api.quire.test/.well-known/oauth-protected-resource", error="insufficient_scope", scope="${needed}"`,
+            )
           }
         })
       }

@@ -36,8 +36,16 @@ export {
 export { type UnifiedDiff, type UnifiedDiffOptions, unifiedDiff } from './diff/unified-diff.ts'
 // Domain model.
 export { type AuditAction, type AuditEventDraft, type AuditVia, actorOf, auditActions, operatorActor, viaOf } from './domain/audit.ts'
-export { canonicalJson, sha256Hex } from './domain/hash.ts'
+export { canonicalJson, sha256Base64Url, sha256Hex } from './domain/hash.ts'
 export { createIdGenerator, systemClock } from './domain/ids.ts'
+export {
+  oauthLifetimes,
+  parseScopes,
+  pkceVerifierPattern,
+  redirectUriMatches,
+  redirectUriProblem,
+  sameResource,
+} from './domain/oauth-rules.ts'
 export { auditRetentionDays, type Retention, retentionAt } from './domain/plans.ts'
 export type { Authentication, Decision, DenyCode, Grant, Policy, Resource, Role } from './domain/policy.ts'
 export {
@@ -100,6 +108,18 @@ export type {
 } from './ports/records.ts'
 export type { Clock, IdGenerator, IdPrefix, Sha256 } from './ports/runtime.ts'
 export type {
+  AuthorizationCodeRecord,
+  ConsumeCodeOutcome,
+  CreateSessionCommand,
+  OAuthClientRecord,
+  OAuthStore,
+  OidcIdentity,
+  ResolveOidcUserCommand,
+  RotateOutcome,
+  SignInStore,
+  TokenPairDraft,
+} from './ports/sign-in.ts'
+export type {
   AppendOutcome,
   AppendVersionCommand,
   ArtifactStore,
@@ -134,6 +154,26 @@ export { checkHealth } from './use-cases/health.ts'
 export type { Written } from './use-cases/idempotency.ts'
 export { acceptInvitation, createInvitation, INVITATION_DAYS, listInvitations, revokeInvitation } from './use-cases/invitations.ts'
 export {
+  type AuthorizationRefusal,
+  type AuthorizationRequest,
+  approveAuthorization,
+  authorizationErrorRedirect,
+  checkAuthorizationRequest,
+  denyAuthorization,
+} from './use-cases/oauth/authorize.ts'
+export { type RegisteredClient, registerOAuthClient } from './use-cases/oauth/clients.ts'
+export { authorizationServerMetadata, protectedResourceMetadata } from './use-cases/oauth/metadata.ts'
+export {
+  type OAuthError,
+  type OAuthErrorCode,
+  type OAuthResult,
+  type OAuthServerConfig,
+  oauthFail,
+  oauthOk,
+  oauthServerConfig,
+} from './use-cases/oauth/oauth-result.ts'
+export { exchangeToken, revokeOAuthToken, type TokenResponse } from './use-cases/oauth/tokens.ts'
+export {
   issueOperatorToken,
   type OperatorDeps,
   pruneAuditEvents,
@@ -144,6 +184,7 @@ export { getProfile, listMyInvitations, updateProfile } from './use-cases/profil
 export { checkProjectSlug, createProject, listMyProjects, resolveProjectPath } from './use-cases/projects.ts'
 export { type ContentRead, diffVersions, getContent, listVersions } from './use-cases/read-versions.ts'
 export { createShareLink, listShareLinks, revokeShareLink, shareLinkUrl } from './use-cases/share-links.ts'
+export { sessionPrincipal, signInWithOidc, signOut } from './use-cases/sign-in.ts'
 export {
   createWorkspace,
   listWorkspaceAuditEvents,

@@ -14,8 +14,10 @@ import type {
   HealthProbe,
   IdempotencyStore,
   InvitationStore,
+  OAuthStore,
   ProjectStore,
   ShareLinkStore,
+  SignInStore,
   WorkspaceStore,
 } from '@quire/core'
 import { type Kysely, sql } from 'kysely'
@@ -31,8 +33,10 @@ import { credentialStore } from './stores/credentials.ts'
 import { idempotencyStore } from './stores/idempotency.ts'
 import { ImmutableCache } from './stores/immutable-cache.ts'
 import { invitationStore } from './stores/invitations.ts'
+import { oauthStore } from './stores/oauth.ts'
 import { projectStore } from './stores/projects.ts'
 import { shareLinkStore } from './stores/share-links.ts'
+import { signInStore } from './stores/sign-in.ts'
 import { workspaceStore } from './stores/workspaces.ts'
 
 export { DatabaseInUseError } from './data-dir-lock.ts'
@@ -54,6 +58,10 @@ export interface Stores {
   readonly apiKeys: ApiKeyStore
   readonly workspaces: WorkspaceStore
   readonly invitations: InvitationStore
+  /** People signing in through the OpenID Connect provider, and their browser sessions. */
+  readonly signIn: SignInStore
+  /** The OAuth 2.1 authorization server's clients, codes and tokens. */
+  readonly oauth: OAuthStore
   /** Deletes audit events past retention: the operator's and the scheduler's, never a use-case's. */
   readonly auditPruner: AuditPruner
   readonly health: HealthProbe
@@ -96,6 +104,8 @@ export function createStores(
     apiKeys: apiKeyStore(db),
     workspaces: workspaceStore(db),
     invitations: invitationStore(db),
+    signIn: signInStore(db),
+    oauth: oauthStore(db),
     auditPruner: auditPruner(db, database.kind ?? 'postgres'),
     health: {
       async ping() {

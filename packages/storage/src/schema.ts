@@ -5,6 +5,7 @@ type Timestamp = ColumnType<Date, Date, Date>
 
 export interface UsersTable {
   id: string
+  /** Lower-cased; unique among the users whose email is verified (migration 0005). */
   email: string
   email_verified: boolean
   personal_workspace_id: string
@@ -98,10 +99,68 @@ export interface CredentialsTable {
   revoked_at: Timestamp | null
   last_used_at: Timestamp | null
   created_at: Timestamp
-  /** Null for credentials created before migration 0002 and for sessions. */
+  /** Null for credentials created before migration 0002, for sessions and for OAuth access tokens (their user made them). */
   created_by_kind: CreatedBy['created_by_kind'] | null
   created_by_id: string | null
   created_by_label: string | null
+  /** OAuth access tokens: the client they were issued to, and the family (authorization) they descend from. */
+  client_id: string | null
+  family_id: string | null
+}
+
+/** A provider's (issuer, subject), linked to the Quire user it signs in as. */
+export interface UserIdentitiesTable {
+  issuer: string
+  subject: string
+  user_id: string
+  created_at: Timestamp
+}
+
+/** A registered OAuth client (public: PKCE, no secret). */
+export interface OAuthClientsTable {
+  id: string
+  name: string
+  redirect_uris: string[]
+  created_at: Timestamp
+}
+
+/** One authorization: every token descending from one code exchange. Locked by every change to its tokens. */
+export interface OAuthTokenFamiliesTable {
+  id: string
+  client_id: string
+  user_id: string
+  created_at: Timestamp
+  revoked_at: Timestamp | null
+}
+
+/** An authorization code, by SHA-256; `family_id` is the family its exchange created (set with `used_at`). */
+export interface OAuthCodesTable {
+  code_hash: string
+  client_id: string
+  user_id: string
+  redirect_uri: string
+  code_challenge: string
+  scopes: string[]
+  resource: string
+  expires_at: Timestamp
+  created_at: Timestamp
+  used_at: Timestamp | null
+  family_id: string | null
+}
+
+/** A refresh token, by SHA-256: live until rotated (once), revoked or expired. */
+export interface OAuthRefreshTokensTable {
+  id: string
+  secret_hash: string
+  family_id: string
+  client_id: string
+  user_id: string
+  scopes: string[]
+  resource: string
+  expires_at: Timestamp
+  created_at: Timestamp
+  rotated_at: Timestamp | null
+  revoked_at: Timestamp | null
 }
 
 export interface AuditEventsTable {
@@ -158,4 +217,9 @@ export interface Database {
   audit_events: AuditEventsTable
   idempotency_keys: IdempotencyKeysTable
   workspace_invitations: WorkspaceInvitationsTable
+  user_identities: UserIdentitiesTable
+  oauth_clients: OAuthClientsTable
+  oauth_token_families: OAuthTokenFamiliesTable
+  oauth_codes: OAuthCodesTable
+  oauth_refresh_tokens: OAuthRefreshTokensTable
 }

@@ -26,7 +26,7 @@ export async function openStores(): Promise<{ handle: TestDatabase; deps: Deps }
     clock: systemClock,
     ids,
     sha256: sha256Hex,
-    config: { webUrl: 'https://q.test', limits: defaultLimits, version: '0' },
+    config: { webUrl: 'https://q.test', apiUrl: 'https://api.q.test', limits: defaultLimits, version: '0' },
   }
   return { handle, deps }
 }

@@ -102,7 +102,7 @@ beforeAll(async () => {
     clock: systemClock,
     ids,
     sha256: sha256Hex,
-    config: { webUrl: 'https://q.test', limits: defaultLimits, version: '0' },
+    config: { webUrl: 'https://q.test', apiUrl: 'https://api.q.test', limits: defaultLimits, version: '0' },
   }
 })
 afterAll(async () => {

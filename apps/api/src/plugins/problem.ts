@@ -16,14 +16,26 @@ export function problemBody(failure: Failure, requestId: string): Record<string,
   }
 }
 
-function challenge(failure: Failure): string | null {
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where this server's protected-resource metadata (RFC 9728) lives; named in every Bearer challenge. */
+    resourceMetadataUrl: string | null
+  }
+}
+
+/**
+ * The RFC 6750 challenge for a failure, naming the resource metadata (RFC 9728) so that an OAuth
+ * client can find the authorization server from any 401 or 403, a bad API key's included.
+ */
+function challenge(failure: Failure, metadataUrl: string | null): string | null {
+  const base = `Bearer realm="quire"${metadataUrl ? `, resource_metadata="${metadataUrl}"` : ''}`
   switch (failure.code) {
     case 'unauthenticated':
-      return 'Bearer realm="quire"'
+      return base
     case 'invalid_token':
-      return 'Bearer realm="quire", error="invalid_token"'
+      return `${base}, error="invalid_token"`
     case 'insufficient_scope':
-      return `Bearer realm="quire", error="insufficient_scope"${failure.scope ? `, scope="${failure.scope}"` : ''}`
+      return `${base}, error="insufficient_scope"${failure.scope ? `, scope="${failure.scope}"` : ''}`
     default:
       return null
   }
@@ -32,7 +44,7 @@ function challenge(failure: Failure): string | null {
 /** Sends a failure as `application/problem+json`, with the RFC 6750 challenge where one applies. */
 export function sendFailure(reply: FastifyReply, failure: Failure): FastifyReply {
   reply.header('x-request-id', reply.request.id)
-  const header = challenge(failure)
+  const header = challenge(failure, reply.server.resourceMetadataUrl ?? null)
   if (header) reply.header('www-authenticate', header)
   if (failure.code === 'rate_limited' && typeof failure.meta?.retryAfter === 'number')
     reply.header('retry-after', String(failure.meta.retryAfter))

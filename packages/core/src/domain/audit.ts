@@ -20,6 +20,8 @@ export const auditActions = [
   'workspace.invitation_created',
   'workspace.invitation_revoked',
   'workspace.member_joined',
+  'oauth.client_registered',
+  'oauth.token_issued',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

@@ -3,6 +3,7 @@ import type { Limits } from '../domain/rules.ts'
 import type { AccountStore, ApiKeyStore, InvitationStore, WorkspaceStore } from '../ports/accounts.ts'
 import type { AdmissionCache } from '../ports/admissions.ts'
 import type { Clock, IdGenerator, Sha256 } from '../ports/runtime.ts'
+import type { OAuthStore, SignInStore } from '../ports/sign-in.ts'
 import type {
   ArtifactStore,
   AuditStore,
@@ -15,8 +16,10 @@ import type {
 
 /** Service-level settings the use-cases need. */
 export interface CoreConfig {
-  /** Public address of the web app; artifact and project URLs are built from it. */
+  /** Public address of the web app; artifact and project URLs are built from it. It is also the OAuth issuer. */
   readonly webUrl: string
+  /** Public address of the REST API: the resource its OAuth tokens are bound to. */
+  readonly apiUrl: string
   readonly limits: Limits
   /** The server's version, reported by health. */
   readonly version: string
@@ -36,6 +39,8 @@ export interface CoreDeps {
   readonly apiKeys: ApiKeyStore
   readonly workspaces: WorkspaceStore
   readonly invitations: InvitationStore
+  readonly signIn: SignInStore
+  readonly oauth: OAuthStore
   readonly audit: AuditStore
   readonly idempotency: IdempotencyStore
   readonly admissions: AdmissionCache

@@ -5,6 +5,7 @@ import * as foundation from './0001-foundation.ts'
 import * as sharingAndAudit from './0002-sharing-and-audit.ts'
 import * as rateLimits from './0003-rate-limits.ts'
 import * as accounts from './0004-accounts.ts'
+import * as signInAndOAuth from './0005-sign-in-and-oauth.ts'
 
 /** Every migration, in order. One set runs on PostgreSQL and on PGlite alike. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0002-sharing-and-audit': sharingAndAudit,
   '0003-rate-limits': rateLimits,
   '0004-accounts': accounts,
+  '0005-sign-in-and-oauth': signInAndOAuth,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

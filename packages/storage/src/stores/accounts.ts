@@ -4,13 +4,22 @@ import { auditFrom, insertAudit } from '../audit.ts'
 import { isUniqueViolation } from '../pg-errors.ts'
 import type { Database } from '../schema.ts'
 import { credentialIsLive } from './guard.ts'
+import { insertUser } from './users.ts'
 import { withClauses } from './writes.ts'
 
-async function findUser(db: Kysely<Database> | Transaction<Database>, email: string) {
+/**
+ * The user holding this email. A verified email is held by one user at most (migration 0005), and
+ * only that user may answer for it: an unverified holder of the same address proves nothing.
+ */
+async function findUser(db: Kysely<Database> | Transaction<Database>, email: string, verified: boolean) {
   const row = await db
     .selectFrom('users')
     .select(['id', 'email', 'email_verified', 'username', 'personal_workspace_id'])
     .where('email', '=', email)
+    .$if(verified, (q) => q.where('email_verified', '=', true))
+    .orderBy('email_verified', 'desc')
+    .orderBy('id')
+    .limit(1)
     .executeTakeFirst()
   if (!row) return null
   return {
@@ -20,38 +29,9 @@ async function findUser(db: Kysely<Database> | Transaction<Database>, email: str
 }
 
 async function createUser(trx: Transaction<Database>, cmd: EnsureUserCommand) {
-  let slug: string | null = null
-  for (const candidate of cmd.usernameCandidates) {
-    const inserted = await trx
-      .insertInto('workspaces')
-      .values({ id: cmd.workspaceId, slug: candidate, kind: 'personal', name: candidate, plan: 'free', created_at: cmd.at })
-      .onConflict((oc) => oc.column('slug').doNothing())
-      .returning('slug')
-      .executeTakeFirst()
-    if (inserted) {
-      slug = inserted.slug
-      break
-    }
-  }
-  if (slug === null) throw new Error(`no free username among ${cmd.usernameCandidates.length} candidates`)
-  await trx
-    .insertInto('users')
-    .values({
-      id: cmd.userId,
-      email: cmd.email,
-      email_verified: cmd.emailVerified,
-      personal_workspace_id: cmd.workspaceId,
-      username: slug,
-      created_at: cmd.at,
-    })
-    .execute()
-  await trx
-    .insertInto('memberships')
-    .values({ workspace_id: cmd.workspaceId, user_id: cmd.userId, role: 'owner', created_at: cmd.at })
-    .execute()
-  const user: PrincipalUser = { id: cmd.userId, email: cmd.email, emailVerified: cmd.emailVerified, username: slug }
-  await insertAudit(trx, cmd.audit(user))
-  return { user, personalWorkspaceId: cmd.workspaceId, created: true }
+  const created = await insertUser(trx, cmd)
+  await insertAudit(trx, cmd.audit(created.user))
+  return { ...created, created: true }
 }
 
 async function profile(db: Kysely<Database>, userId: string): Promise<ProfileRecord | null> {
@@ -95,13 +75,16 @@ async function rename(db: Kysely<Database>, cmd: RenameUserCommand): ReturnType<
 export function accountStore(db: Kysely<Database>): AccountStore {
   return {
     async ensureUser(cmd) {
-      const existing = await findUser(db, cmd.email)
+      // The unique index on verified emails decides a race; an unverified email has none, so two
+      // concurrent ensures of one unverified address could make two users (the operator, its only
+      // caller, vouches for the address: always verified).
+      const existing = await findUser(db, cmd.email, cmd.emailVerified)
       if (existing) return { ...existing, created: false }
       try {
         return await db.transaction().execute((trx) => createUser(trx, cmd))
       } catch (error) {
         // Someone else created the user in between: use theirs.
-        const raced = isUniqueViolation(error) ? await findUser(db, cmd.email) : null
+        const raced = isUniqueViolation(error) ? await findUser(db, cmd.email, cmd.emailVerified) : null
         if (raced) return { ...raced, created: false }
         throw error
       }

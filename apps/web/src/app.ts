@@ -1,0 +1,89 @@
+import formbody from '@fastify/formbody'
+import { type Runtime, requestIdOf } from '@quire/api'
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
+import { registerDevProvider } from './dev-oidc/mount.ts'
+import { createDevProvider, type DevProvider } from './dev-oidc/provider.ts'
+import type { WebEnv } from './env.ts'
+import { type OidcClientSettings, relyingParty } from './oidc/relying-party.ts'
+import { handleError, handleNotFound } from './plugins/problem.ts'
+import { registerSecurityHeaders } from './plugins/security-headers.ts'
+import { registerSessions } from './plugins/sessions.ts'
+import { registerHomeRoutes } from './routes/home.ts'
+import { registerOAuthRoutes } from './routes/oauth.ts'
+import { registerSignInRoutes } from './routes/sign-in.ts'
+
+export interface WebAppOptions {
+  /** The public origin of the web app (WEB_URL, no trailing slash). */
+  readonly webUrl: string
+  /** The public address of the REST API, linked from the pages. */
+  readonly apiUrl?: string | null
+  /** Signs the session cookie and derives CSRF tokens (at least 32 characters). */
+  readonly sessionSecret: string
+  /** The external OpenID Connect provider; null: the bundled development provider (refused in production). */
+  readonly oidc: OidcClientSettings | null
+  readonly production: boolean
+  readonly logger?: FastifyServerOptions['logger']
+  readonly logRequests?: boolean
+}
+
+/** The web app's options from its environment (the session secret is resolved separately: see session-secret.ts). */
+export function webAppOptions(env: WebEnv, sessionSecret: string): WebAppOptions {
+  return {
+    webUrl: env.WEB_URL,
+    apiUrl: env.API_URL ?? null,
+    sessionSecret,
+    oidc:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+        ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET }
+        : null,
+    production: env.NODE_ENV === 'production',
+    logger: { level: env.LOG_LEVEL },
+    logRequests: env.LOG_REQUESTS,
+  }
+}
+
+/**
+ * Builds the web app: server-rendered pages, sign-in through OpenID Connect (the configured
+ * provider, or the bundled development one mounted at /dev-oidc), cookie sessions with CSRF
+ * tokens. Like the API it holds no state of its own: sessions live in the runtime's database and
+ * a sign-in in progress in a signed cookie, so any number of processes can serve it.
+ */
+export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Promise<FastifyInstance> {
+  if (options.sessionSecret.length < 32) throw new Error('The session secret must be at least 32 characters long.')
+  // First, so that a production boot without a provider fails before anything else is set up.
+  const { oidc, dev } = signInProvider(options)
+  const secure = new URL(options.webUrl).protocol === 'https:'
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    logController: new LogController({ disableRequestLogging: !options.logRequests }),
+    routerOptions: { ignoreTrailingSlash: true },
+    forceCloseConnections: 'idle',
+    // As the API does: the caller's X-Request-Id when well-formed, else a fresh UUID.
+    genReqId: requestIdOf,
+  })
+  app.setErrorHandler(handleError)
+  app.setNotFoundHandler(handleNotFound)
+  registerSecurityHeaders(app, { https: secure })
+  await app.register(formbody)
+  const sessions = await registerSessions(app, { runtime, sessionSecret: options.sessionSecret, secure })
+
+  const rp = relyingParty({
+    ...oidc,
+    redirectUri: `${options.webUrl}/auth/callback`,
+    // Plain http to the provider only outside production (the bundled one, a local Keycloak).
+    allowHttp: !options.production && new URL(oidc.issuer).protocol === 'http:',
+  })
+  if (dev) await registerDevProvider(app, dev)
+  registerHomeRoutes(app, { apiUrl: options.apiUrl ?? null, devSignIn: dev !== null })
+  registerSignInRoutes(app, { runtime, relyingParty: rp, sessions, webUrl: options.webUrl, secure })
+  registerOAuthRoutes(app, { runtime, sessions })
+  return app
+}
+
+/** The provider people sign in with: the configured one, else the development provider (which refuses production). */
+function signInProvider(options: WebAppOptions): { oidc: OidcClientSettings; dev: DevProvider | null } {
+  if (options.oidc) return { oidc: options.oidc, dev: null }
+  const dev = createDevProvider({ webUrl: options.webUrl, production: options.production })
+  return { oidc: { issuer: dev.issuer, clientId: dev.clientId, clientSecret: dev.clientSecret }, dev }
+}

@@ -1,0 +1,5 @@
+export { buildWebApp, type WebAppOptions, webAppOptions } from './app.ts'
+export { createDevProvider, type DevProvider, DevProviderRefused } from './dev-oidc/provider.ts'
+export { readServerEnv, readWebEnv, type WebEnv } from './env.ts'
+export { safeReturnTo } from './return-to.ts'
+export { sessionSecretOf } from './session-secret.ts'

@@ -1,0 +1,63 @@
+import { type AuthorizationRefusal, type AuthorizationRequest, type Principal, userOf } from '@quire/core'
+
+/** Text for HTML: the five characters that could end an element or an attribute are escaped. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
+}
+
+/** What each scope lets the client do, in the words the consent page shows. */
+const scopeWords: Record<string, string> = {
+  'artifacts:read': 'read your artifacts, their versions, projects, workspaces and audit trails',
+  'artifacts:create': 'create artifacts, projects and workspaces',
+  'artifacts:update': 'publish new versions, restore old ones, and change your username',
+  'artifacts:delete': 'delete artifacts',
+  'artifacts:share': 'create and revoke share links and workspace invitations',
+  'artifacts:access:read': 'see who has access (access settings, workspace members)',
+  'artifacts:access:write': 'change who has access',
+  'agents:manage': 'manage your API keys and agents',
+}
+
+/** Where the client will send you: its redirect's origin, or the scheme of a native app. */
+function destination(redirectUri: string): string {
+  const url = new URL(redirectUri)
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.host : `${url.protocol}//${url.host}`
+}
+
+export function consentPage(
+  request: AuthorizationRequest,
+  principal: Principal,
+  original: Record<string, string | undefined>,
+  csrf: string,
+) {
+  const user = userOf(principal)
+  const hidden = Object.entries(original)
+    .filter(([name, value]) => value !== undefined && name !== 'decision' && name !== '_csrf')
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value ?? '')}">`)
+    .join('')
+  const scopes = request.scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(scopeWords[s] ?? s)}</li>`).join('')
+  return {
+    title: `Allow ${request.client.name}?`,
+    body: `<section class="card">
+  <h1>Allow <strong>${escapeHtml(request.client.name)}</strong> to use Quire as ${escapeHtml(user?.username ?? '')}?</h1>
+  <p>It will be able to:</p>
+  <ul class="scopes">${scopes}</ul>
+  <p class="muted">For <code>${escapeHtml(request.resource)}</code>. You will be sent back to <code>${escapeHtml(destination(request.redirectUri))}</code>. You can revoke access at any time.</p>
+  <form method="post" action="/oauth2/authorize">${hidden}<input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">
+    <button type="submit" name="decision" value="approve" class="primary">Allow</button>
+    <button type="submit" name="decision" value="deny">Deny</button>
+  </form>
+</section>`,
+  }
+}
+
+export function refusalPage(refusal: AuthorizationRefusal) {
+  return {
+    title: 'This sign-in request cannot be used',
+    status: refusal.status,
+    body: `<section class="card">
+  <h1>This sign-in request cannot be used</h1>
+  <p>${escapeHtml(refusal.error_description)}</p>
+  <p class="muted">Error <code>${escapeHtml(refusal.error)}</code>. Go back to the application and try again.</p>
+</section>`,
+  }
+}

@@ -1,0 +1,46 @@
+import { html, type SafeHtml } from './html.ts'
+import { stylesheetPath } from './stylesheet.ts'
+
+/** Who is signed in, as the header shows them; null when signed out. */
+export interface Visitor {
+  readonly email: string
+  readonly username: string
+}
+
+export interface PageOptions {
+  readonly title: string
+  readonly visitor?: Visitor | null
+  /** Hides the header's sign-in link (the sign-in pages themselves). */
+  readonly bare?: boolean
+}
+
+/** The frame of every page: the header with the brand and who is signed in, the content, a footer. */
+export function layout(options: PageOptions, content: SafeHtml): string {
+  const { title, visitor, bare } = options
+  const nav = bare
+    ? null
+    : visitor
+      ? html`<span>Signed in as <strong>${visitor.email}</strong></span>`
+      : html`<a class="button secondary" href="/login">Sign in</a>`
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="same-origin">
+<title>${title} · Quire</title>
+<link rel="stylesheet" href="${stylesheetPath}">
+</head>
+<body>
+<header class="site">
+  <a class="brand" href="/"><span class="mark" aria-hidden="true">Q</span>Quire</a>
+  <nav>${nav}</nav>
+</header>
+<main>
+${content}
+</main>
+<footer class="site">Quire · versioned documents for people and AI agents</footer>
+</body>
+</html>
+`.text
+}

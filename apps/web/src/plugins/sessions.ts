@@ -1,0 +1,102 @@
+import { createHmac } from 'node:crypto'
+import cookie from '@fastify/cookie'
+import type { Runtime } from '@quire/api'
+import { type Principal, type PrincipalUser, sessionPrincipal } from '@quire/core'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { csrfField, csrfHeader, csrfTokens } from './csrf.ts'
+import { sendProblem } from './problem.ts'
+
+/** The signed-in person behind a request's session cookie. */
+export interface WebSession {
+  /** As the use-cases take it (kind `session`, all of the user's rights). */
+  readonly principal: Principal
+  readonly user: PrincipalUser
+  readonly credentialId: string
+  /** The cookie's secret, to end the session with. */
+  readonly secret: string
+  /** What this session's forms must send back (`_csrf`) with every unsafe request. */
+  readonly csrfToken: string
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on routes that take sessions (all but those with `config: { session: false }`). */
+    session: WebSession | null
+  }
+  interface FastifyContextConfig {
+    /** `false`: the route never looks at the session cookie (and so needs no CSRF token). */
+    session?: boolean
+  }
+}
+
+export const sessionCookieName = 'quire_session'
+
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+export interface SessionCookies {
+  set(reply: FastifyReply, secret: string, expiresAt: Date): void
+  clear(reply: FastifyReply): void
+  /** The CSRF token of the session with this credential id. */
+  csrfTokenFor(credentialId: string): string
+}
+
+/**
+ * Browser sessions. The cookie `quire_session` holds the session's secret, signed (a key derived
+ * from SESSION_SECRET), HttpOnly, SameSite=Lax, Secure on https; the session itself is looked up
+ * in the database on every request (`sessionPrincipal`), so signing out or expiry takes effect at
+ * once in every process. Every unsafe request made with a session must carry the session's CSRF
+ * token, as the `_csrf` form field or the `X-CSRF-Token` header: else 403 `forbidden`.
+ */
+export async function registerSessions(
+  app: FastifyInstance,
+  options: { runtime: Runtime; sessionSecret: string; secure: boolean },
+): Promise<SessionCookies> {
+  const signingKey = createHmac('sha256', options.sessionSecret).update('quire cookie signing v1').digest()
+  await app.register(cookie, { secret: signingKey })
+  const csrf = csrfTokens(options.sessionSecret)
+  const attributes = { httpOnly: true, sameSite: 'lax', path: '/', secure: options.secure } as const
+  const cookies: SessionCookies = {
+    set: (reply, secret, expiresAt) => {
+      reply.setCookie(sessionCookieName, secret, { ...attributes, signed: true, expires: expiresAt })
+    },
+    clear: (reply) => {
+      reply.clearCookie(sessionCookieName, attributes)
+    },
+    csrfTokenFor: csrf.tokenFor,
+  }
+
+  app.decorateRequest('session', null)
+  // preHandler: the body is parsed by then, so a form's `_csrf` field can be read.
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.routeOptions.config.session === false || request.is404) return
+    const raw = request.cookies[sessionCookieName]
+    if (raw === undefined) return
+    const unsigned = request.unsignCookie(raw)
+    const principal = unsigned.valid && unsigned.value ? await sessionPrincipal(options.runtime.deps, unsigned.value) : null
+    if (principal?.kind !== 'session' || unsigned.value === null) {
+      // Forged, ended or expired: forget it, and carry on signed out.
+      cookies.clear(reply)
+      return
+    }
+    request.session = {
+      principal,
+      user: principal.user,
+      credentialId: principal.credentialId,
+      secret: unsigned.value,
+      csrfToken: csrf.tokenFor(principal.credentialId),
+    }
+    if (!unsafeMethods.has(request.method)) return
+    const body = request.body as Record<string, unknown> | null | undefined
+    const presented = request.headers[csrfHeader] ?? body?.[csrfField]
+    if (csrf.verify(principal.credentialId, presented)) return
+    request.log.info({ method: request.method, url: request.url }, 'refused: unsafe request on a session without its CSRF token')
+    return sendProblem(
+      reply,
+      'forbidden',
+      presented === undefined
+        ? `This ${request.method} request comes with a session cookie but without a CSRF token: send the page's \`${csrfField}\` form field or an \`X-CSRF-Token\` header. Reload the page and try again.`
+        : `The CSRF token does not belong to this session (the page may be from before you signed in again). Reload the page and try again.`,
+    )
+  })
+  return cookies
+}

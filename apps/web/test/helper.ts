@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { createRuntime, type Runtime, readEnv } from '@quire/api'
+import type { FastifyInstance } from 'fastify'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { testDatabase } from '../../../tooling/vitest/test-database.ts'
+import { buildWebApp } from '../src/app.ts'
+
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer()
+    server.once('error', fail)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))))
+    })
+  })
+}
+
+export interface TestWeb {
+  /** The web app's origin, as WEB_URL says and the browser uses. */
+  readonly url: string
+  readonly app: FastifyInstance
+  readonly runtime: Runtime
+  close(): Promise<void>
+}
+
+/**
+ * The web app on a fresh database of this project's engine, listening on 127.0.0.1 (real HTTP:
+ * the app discovers and calls its own development provider over the network, as in local mode).
+ */
+export async function startTestWeb(): Promise<TestWeb> {
+  const database = await testDatabase()
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const env = readEnv({
+    WEB_URL: url,
+    API_URL: 'https://api.quire.test',
+    LOG_LEVEL: 'silent',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+  })
+  const runtime = await createRuntime(env, { database })
+  const app = await buildWebApp(runtime, {
+    webUrl: url,
+    apiUrl: 'https://api.quire.test',
+    sessionSecret: randomBytes(32).toString('base64url'),
+    oidc: null,
+    production: false,
+  })
+  await app.listen({ port, host: '127.0.0.1' })
+  return {
+    url,
+    app,
+    runtime,
+    async close() {
+      await app.close()
+      await runtime.close()
+    },
+  }
+}
+
+const chromiumPath = '/usr/bin/chromium'
+
+/** Headless Chromium from the system (Debian's package; .ci/run installs it). Never a downloaded build. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(chromiumPath))
+    throw new Error(`No Chromium at ${chromiumPath}: install it with \`apt-get install -y chromium\` (.ci/run does).`)
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}
+
+/**
+ * Signs in through the development provider as a person would: opens /login (with `returnTo` as
+ * `return_to` when given), types the email into the provider's form, continues, and waits to be
+ * back on the web app.
+ */
+export async function signInWithBrowser(page: Page, web: TestWeb, email: string, returnTo?: string): Promise<void> {
+  const query = returnTo === undefined ? '' : `?return_to=${encodeURIComponent(returnTo)}`
+  await page.goto(`${web.url}/login${query}`)
+  await page.waitForURL(/\/dev-oidc\/interaction\//)
+  await page.fill('#email', email)
+  const landed = (url: URL) => !url.pathname.startsWith('/dev-oidc/') && url.pathname !== '/auth/callback'
+  await Promise.all([page.waitForURL(landed), page.click('button[value="sign-in"]')])
+}
+
+/** The session secret in the browser's `quire_session` cookie (the cookie is signed; this unsigns it). */
+export async function sessionSecretIn(context: BrowserContext, web: TestWeb): Promise<string | null> {
+  const cookie = (await context.cookies(web.url)).find((c) => c.name === 'quire_session')
+  if (!cookie) return null
+  const unsigned = web.app.unsignCookie(decodeURIComponent(cookie.value))
+  return unsigned.valid ? unsigned.value : null
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestWeb, type TestWeb } from './helper.ts'
+
+let web: TestWeb
+
+beforeAll(async () => {
+  web = await startTestWeb()
+})
+afterAll(async () => {
+  await web?.close()
+})
+
+const asBrowser = { accept: 'text/html,application/xhtml+xml' }
+
+describe('pages', () => {
+  it('serves the signed-out front page with a sign-in button and a self-only CSP', async () => {
+    const res = await web.app.inject({ url: '/', headers: asBrowser })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toContain('text/html')
+    expect(res.body).toContain('href="/login"')
+    expect(res.body).toContain('any email address')
+    const csp = String(res.headers['content-security-policy'])
+    expect(csp).toContain("default-src 'self'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).not.toMatch(/https?:/)
+    expect(res.headers['x-frame-options']).toBe('DENY')
+  })
+
+  it('serves its stylesheet from its own origin, cacheable forever', async () => {
+    const home = await web.app.inject({ url: '/' })
+    const href = /<link rel="stylesheet" href="([^"]+)"/.exec(home.body)?.[1] ?? ''
+    expect(href).toMatch(/^\/assets\/quire\.[0-9a-f]{12}\.css$/)
+    const css = await web.app.inject({ url: href })
+    expect(css.statusCode).toBe(200)
+    expect(css.headers['content-type']).toContain('text/css')
+    expect(css.headers['cache-control']).toContain('immutable')
+  })
+
+  it('answers an unknown page with a 404 page for browsers and problem+json for others', async () => {
+    const page = await web.app.inject({ url: '/nowhere', headers: asBrowser })
+    expect(page.statusCode).toBe(404)
+    expect(page.body).toContain('Page not found')
+    const problem = await web.app.inject({ url: '/nowhere' })
+    expect(problem.statusCode).toBe(404)
+    expect(problem.json()).toMatchObject({ code: 'not_found', status: 404 })
+  })
+
+  it('treats a forged session cookie as signed out and clears it', async () => {
+    const res = await web.app.inject({ url: '/', headers: { ...asBrowser, cookie: 'quire_session=qss_forged.c2lnbmF0dXJl' } })
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toContain('href="/login"')
+    expect(String(res.headers['set-cookie'])).toMatch(/quire_session=;.*Expires=Thu, 01 Jan 1970/)
+  })
+
+  it('signs out without a session by just going home (nothing to protect, nothing to end)', async () => {
+    const res = await web.app.inject({ method: 'POST', url: '/logout' })
+    expect(res.statusCode).toBe(303)
+    expect(res.headers.location).toBe('/')
+  })
+})
+
+describe('the sign-in flow, over HTTP', () => {
+  it('/login sends the browser to the provider with PKCE (S256), state and nonce, and remembers them in a signed cookie', async () => {
+    const res = await fetch(`${web.url}/login?return_to=%2Fsomewhere`, { redirect: 'manual' })
+    expect(res.status).toBe(303)
+    const location = new URL(res.headers.get('location') ?? '')
+    expect(`${location.origin}${location.pathname}`).toBe(`${web.url}/dev-oidc/auth`)
+    expect(location.searchParams.get('code_challenge_method')).toBe('S256')
+    expect(location.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/)
+    expect(location.searchParams.get('state')).toBeTruthy()
+    expect(location.searchParams.get('nonce')).toBeTruthy()
+    expect(location.searchParams.get('redirect_uri')).toBe(`${web.url}/auth/callback`)
+    expect(location.searchParams.get('scope')).toBe('openid email')
+    const cookie = res.headers.get('set-cookie') ?? ''
+    expect(cookie).toMatch(/^quire_sign_in=/)
+    expect(cookie).toContain('Path=/auth/callback')
+    expect(cookie).toContain('HttpOnly')
+    expect(cookie).toContain('SameSite=Lax')
+  })
+
+  it('publishes the development provider at /dev-oidc, with its issuer on the web origin', async () => {
+    const res = await fetch(`${web.url}/dev-oidc/.well-known/openid-configuration`)
+    expect(res.status).toBe(200)
+    const metadata = (await res.json()) as Record<string, unknown>
+    expect(metadata.issuer).toBe(`${web.url}/dev-oidc`)
+    expect(metadata.token_endpoint).toBe(`${web.url}/dev-oidc/token`)
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256'])
+  })
+
+  it('serves the OAuth authorization server metadata at the web origin', async () => {
+    const res = await fetch(`${web.url}/.well-known/oauth-authorization-server`)
+    expect(res.status).toBe(200)
+    const metadata = (await res.json()) as Record<string, unknown>
+    expect(metadata.issuer).toBe(web.url)
+    expect(metadata.authorization_endpoint).toBe(`${web.url}/oauth2/authorize`)
+  })
+
+  it('ends a callback without a sign-in in progress on a readable page', async () => {
+    const res = await fetch(`${web.url}/auth/callback?code=abc&state=xyz`, { headers: asBrowser, redirect: 'manual' })
+    expect(res.status).toBe(400)
+    const body = await res.text()
+    expect(body).toContain('Sign-in expired')
+    expect(body).toContain('href="/login"')
+  })
+
+  it('ends an expired or unknown provider interaction on a readable page', async () => {
+    const res = await fetch(`${web.url}/dev-oidc/interaction/unknown-uid`, { headers: asBrowser })
+    expect(res.status).toBe(400)
+    expect(await res.text()).toContain('Sign-in expired')
+  })
+})

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { createRuntime, type Runtime, readEnv } from '@quire/api'
+import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/api'
 import type { FastifyInstance } from 'fastify'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { testDatabase } from '../../../tooling/vitest/test-database.ts'
@@ -23,6 +23,8 @@ export interface TestWeb {
   /** The web app's origin, as WEB_URL says and the browser uses. */
   readonly url: string
   readonly app: FastifyInstance
+  /** The API's origin: a real API listening on the same runtime when asked for, else a name no one answers. */
+  readonly apiUrl: string
   readonly runtime: Runtime
   close(): Promise<void>
 }
@@ -30,31 +32,38 @@ export interface TestWeb {
 /**
  * The web app on a fresh database of this project's engine, listening on 127.0.0.1 (real HTTP:
  * the app discovers and calls its own development provider over the network, as in local mode).
+ * With `api`, the API listens too, on the same runtime, as `pnpm start` runs them.
  */
-export async function startTestWeb(): Promise<TestWeb> {
+export async function startTestWeb(options: { api?: boolean } = {}): Promise<TestWeb> {
   const database = await testDatabase()
   const port = await freePort()
+  const apiPort = options.api ? await freePort() : null
   const url = `http://127.0.0.1:${port}`
+  const apiUrl = apiPort === null ? 'https://api.quire.test' : `http://127.0.0.1:${apiPort}`
   const env = readEnv({
     WEB_URL: url,
-    API_URL: 'https://api.quire.test',
+    API_URL: apiUrl,
     LOG_LEVEL: 'silent',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   })
   const runtime = await createRuntime(env, { database })
   const app = await buildWebApp(runtime, {
     webUrl: url,
-    apiUrl: 'https://api.quire.test',
+    apiUrl,
     sessionSecret: randomBytes(32).toString('base64url'),
     oidc: null,
     production: false,
   })
+  const api = apiPort === null ? null : await buildApp(runtime, { ...edgeOptions(env), serverUrl: apiUrl })
   await app.listen({ port, host: '127.0.0.1' })
+  await api?.listen({ port: apiPort ?? 0, host: '127.0.0.1' })
   return {
     url,
     app,
+    apiUrl,
     runtime,
     async close() {
+      await api?.close()
       await app.close()
       await runtime.close()
     },

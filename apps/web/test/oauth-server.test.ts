@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await web?.close()
-  await new Promise((done) => listener?.close(done))
+  if (listener) await new Promise((done) => listener.close(done))
 })
 
 async function post(path: string, body: Record<string, string>, type: 'form' | 'json' = 'form') {

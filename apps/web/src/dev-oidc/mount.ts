@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { InteractionResults } from 'oidc-provider'
 import { errorPage } from '../pages/error-page.ts'
-import { type DevProvider, devProviderPath } from './provider.ts'
+import { type DevProvider, devProviderPath, unverifiedPrefix } from './provider.ts'
 import { devSignInPage } from './sign-in-page.ts'
 
 /** Loose on purpose: a development form, checked by the provider's consumer (Quire) anyway. */
@@ -47,7 +47,7 @@ export async function registerDevProvider(app: FastifyInstance, dev: DevProvider
       const page = devSignInPage({ action: request.url, email, problem: 'Enter an email address, like you@example.com.' })
       return sendPage(reply, 400, page)
     }
-    return finishInteraction(dev, request, reply, { login: { accountId: email } })
+    return finishInteraction(dev, request, reply, { login: { accountId: body.unverified ? `${unverifiedPrefix}${email}` : email } })
   })
 }
 

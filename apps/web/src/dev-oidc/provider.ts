@@ -59,10 +59,7 @@ export function createDevProvider(options: { webUrl: string; production: boolean
     scopes: ['openid', 'email'],
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     // The account id is the email address: nothing to store, stable across restarts.
-    findAccount: (_ctx, accountId) => ({
-      accountId,
-      claims: () => ({ sub: accountId, email: accountId, email_verified: true }),
-    }),
+    findAccount: (_ctx, accountId) => ({ accountId, claims: () => claimsOf(accountId) }),
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `${devProviderPath}/interaction/${interaction.uid}` },
@@ -87,6 +84,18 @@ export function createDevProvider(options: { webUrl: string; production: boolean
     },
   }
   return { provider: new Provider(issuer, configuration), issuer, clientId, clientSecret }
+}
+
+/**
+ * Account ids of people who signed in with "unverified" ticked carry this prefix: to the provider
+ * they are another account (another subject), whose address it does not vouch for.
+ */
+export const unverifiedPrefix = 'unverified:'
+
+function claimsOf(accountId: string) {
+  const unverified = accountId.startsWith(unverifiedPrefix)
+  const email = unverified ? accountId.slice(unverifiedPrefix.length) : accountId
+  return { sub: accountId, email, email_verified: !unverified }
 }
 
 async function grantFor(ctx: KoaContextWithOIDC) {

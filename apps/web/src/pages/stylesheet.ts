@@ -50,6 +50,8 @@ p { margin: 0 0 14px; }
 .button.secondary:hover, button.secondary:hover { background: var(--bg); }
 form.inline { display: inline; margin: 0; }
 label { display: block; font-weight: 600; margin-bottom: 6px; }
+label.check { font-weight: 400; margin: 12px 0 0; display: flex; gap: 8px; align-items: center; }
+label.check input { margin: 0; }
 input[type="email"], input[type="text"] {
   width: 100%; min-height: 44px; padding: 0 12px; border-radius: 8px; border: 1px solid var(--line);
   background: var(--bg); color: var(--text); font: inherit;

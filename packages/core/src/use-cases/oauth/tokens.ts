@@ -4,7 +4,7 @@ import { oauthLifetimes, parseScopes, pkceVerifierPattern, sameResource } from '
 import { newSecret, secretPrefixes } from '../../domain/secrets.ts'
 import type { TokenPairDraft } from '../../ports/sign-in.ts'
 import type { CoreDeps } from '../deps.ts'
-import { type OAuthResult, type OAuthServerConfig, oauthFail, oauthOk } from './oauth-result.ts'
+import { type OAuthResult, oauthFail, oauthOk } from './oauth-result.ts'
 
 /** RFC 6749 §5.1. */
 export interface TokenResponse {
@@ -65,12 +65,14 @@ function tokenResponse(secrets: PairSecrets, scopes: readonly Scope[]): TokenRes
   }
 }
 
+const unknownClient = () => oauthFail('invalid_client', 'No client is registered with this client_id.', 401)
+
 async function exchangeCode(deps: CoreDeps, form: Form): Promise<OAuthResult<TokenResponse>> {
   const { client_id: clientId, code, redirect_uri: redirectUri, code_verifier: verifier } = form
   if (!clientId) return oauthFail('invalid_client', 'Public clients identify themselves with client_id.', 401)
   if (!code || !redirectUri || !verifier) return oauthFail('invalid_request', 'code, redirect_uri and code_verifier are required.')
   const client = await deps.oauth.findClient(clientId)
-  if (client === null) return oauthFail('invalid_client', 'No client is registered with this client_id.', 401)
+  if (client === null) return unknownClient()
   const at = deps.clock.now()
   const familyId = deps.ids.next('tok')
   const consumed = await deps.oauth.consumeCode(await deps.sha256(code), at, familyId)
@@ -118,6 +120,7 @@ async function refresh(deps: CoreDeps, form: Form): Promise<OAuthResult<TokenRes
   const { client_id: clientId, refresh_token: token } = form
   if (!clientId) return oauthFail('invalid_client', 'Public clients identify themselves with client_id.', 401)
   if (!token) return oauthFail('invalid_request', 'refresh_token is required.')
+  if ((await deps.oauth.findClient(clientId)) === null) return unknownClient()
   const narrowed = form.scope === undefined ? null : parseScopes(form.scope)
   if (form.scope !== undefined && narrowed === null) return oauthFail('invalid_scope', 'The scope names an unknown scope.')
   const at = deps.clock.now()

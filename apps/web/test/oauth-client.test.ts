@@ -123,6 +123,26 @@ describe('an OAuth client driven by openid-client', () => {
     await oidc.tokenRevocation(config, again.refresh_token ?? '')
     await oidc.tokenRevocation(config, again.refresh_token ?? '')
     expect((await api(again.access_token, 'GET', '/api/profile/me')).status).toBe(401)
+
+    // All of it is on Ada's account-level trail, newest first; the replay's revocation is Quire's.
+    const last = await authorize(config, 'ada@example.com')
+    const trail = (await api(last.access_token, 'GET', '/api/audit-events?limit=100')).body.items as {
+      action: string
+      actor: { kind: string }
+      data: { reason?: string }
+    }[]
+    expect(trail.map((e) => `${e.action} ${e.actor.kind} ${e.data.reason ?? ''}`.trim()).reverse()).toEqual([
+      'user.created user',
+      'session.started user',
+      'oauth.token_issued user',
+      'oauth.token_refreshed user',
+      'oauth.grant_revoked system refresh_token_reused',
+      'session.started user',
+      'oauth.token_issued user',
+      'oauth.grant_revoked user revoked_by_client',
+      'session.started user',
+      'oauth.token_issued user',
+    ])
   })
 
   it('a client not registered here is refused with invalid_client', async () => {

@@ -1,4 +1,5 @@
-import type { AuthorizationCodeRecord, OAuthClientRecord, RotateOutcome, TokenPairDraft } from '@quire/core'
+import type { AuthorizationCodeRecord, GrantAudit, OAuthClientRecord, RotateOutcome, TokenPairDraft } from '@quire/core'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import type { TestDatabase } from '../src/testing.ts'
@@ -57,6 +58,27 @@ function pair(grant: Grant): TokenPairDraft {
   }
 }
 
+/** As core does it: refreshes are `oauth.token_refreshed`, every other change revokes. */
+const grantAudit: GrantAudit = (change) =>
+  event(change.change.kind === 'refreshed' ? 'oauth.token_refreshed' : 'oauth.grant_revoked', {
+    workspaceId: change.user.personalWorkspaceId,
+    data: { familyId: change.familyId, clientId: change.clientId, userId: change.user.id, change: change.change },
+  })
+
+/** The events recorded about a family, oldest first, as (action, change kind). */
+async function grantEvents(familyId: string) {
+  const rows = await handle.db
+    .selectFrom('audit_events')
+    .select(['action', 'data', 'workspace_id'])
+    .where(sql<boolean>`data->>'familyId' = ${familyId}`)
+    .orderBy('id')
+    .execute()
+  return rows.map((r) => {
+    const data = (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as { change?: { kind: string } }
+    return `${r.action}${data.change ? `:${data.change.kind}` : ''}`
+  })
+}
+
 const issued = (draft: TokenPairDraft) =>
   event('oauth.token_issued', { workspaceId: owner.workspaceId, data: { familyId: draft.familyId, accessId: draft.access.id } })
 
@@ -64,7 +86,7 @@ const issued = (draft: TokenPairDraft) =>
 async function exchange(code?: AuthorizationCodeRecord) {
   const saved = code ?? (await saveCode())
   const familyId = ids.next('tok')
-  const consumed = await deps.oauth.consumeCode(saved.codeHash, new Date(), familyId)
+  const consumed = await deps.oauth.consumeCode(saved.codeHash, new Date(), familyId, grantAudit)
   if (!consumed.ok) throw new Error(`exchange failed: ${consumed.reason}`)
   const draft = pair({ ...consumed.code, familyId })
   await deps.oauth.issueTokens(draft, issued(draft))
@@ -81,6 +103,7 @@ function rotate(presented: TokenPairDraft, fields: { clientId?: string; at?: Dat
       made = pair(previous)
       return made
     },
+    audit: grantAudit,
   })
   return outcome.then((o: RotateOutcome) => ({ outcome: o, made: made as TokenPairDraft | null }))
 }
@@ -128,17 +151,17 @@ describe(`authorization codes (${testEngine})`, () => {
     const { familyId, draft } = await exchange(code)
     expect(await accessToken(draft)).toMatchObject({ kind: 'oauth', revokedAt: null })
 
-    const again = await deps.oauth.consumeCode(code.codeHash, new Date(), ids.next('tok'))
+    const again = await deps.oauth.consumeCode(code.codeHash, new Date(), ids.next('tok'), grantAudit)
     expect(again).toEqual({ ok: false, reason: 'reused' })
     expect(await accessToken(draft)).toMatchObject({ revokedAt: expect.any(Date) })
     expect(await familyState(familyId)).toEqual({ access: 1, refresh: 1, live: [] })
     expect((await rotate(draft)).outcome).toEqual({ ok: false, reason: 'revoked' })
-    expect(await deps.oauth.consumeCode(code.codeHash, new Date(), ids.next('tok'))).toEqual({ ok: false, reason: 'reused' })
+    expect(await deps.oauth.consumeCode(code.codeHash, new Date(), ids.next('tok'), grantAudit)).toEqual({ ok: false, reason: 'reused' })
   })
 
   it('returns the code as saved to the one exchange that wins', async () => {
     const code = await saveCode()
-    const outcomes = await Promise.all([1, 2, 3].map(() => deps.oauth.consumeCode(code.codeHash, new Date(), ids.next('tok'))))
+    const outcomes = await Promise.all([1, 2, 3].map(() => deps.oauth.consumeCode(code.codeHash, new Date(), ids.next('tok'), grantAudit)))
     expect(outcomes.filter((o) => o.ok)).toEqual([{ ok: true, code }])
     expect(outcomes.filter((o) => !o.ok)).toEqual([
       { ok: false, reason: 'reused' },
@@ -149,9 +172,9 @@ describe(`authorization codes (${testEngine})`, () => {
   it('issues born revoked into the family of a code reused before its first exchange had issued', async () => {
     const code = await saveCode()
     const familyId = ids.next('tok')
-    const consumed = await deps.oauth.consumeCode(code.codeHash, new Date(), familyId)
+    const consumed = await deps.oauth.consumeCode(code.codeHash, new Date(), familyId, grantAudit)
     expect(consumed.ok).toBe(true)
-    expect(await deps.oauth.consumeCode(code.codeHash, new Date(), ids.next('tok'))).toEqual({ ok: false, reason: 'reused' })
+    expect(await deps.oauth.consumeCode(code.codeHash, new Date(), ids.next('tok'), grantAudit)).toEqual({ ok: false, reason: 'reused' })
     const draft = pair({ ...code, familyId })
     await deps.oauth.issueTokens(draft, issued(draft))
     expect(await familyState(familyId)).toEqual({ access: 1, refresh: 1, live: [] })
@@ -159,14 +182,14 @@ describe(`authorization codes (${testEngine})`, () => {
 
   it('refuses an expired code without using it up, and an unknown one', async () => {
     const expired = await saveCode({ expiresAt: new Date(Date.now() - 1000) })
-    expect(await deps.oauth.consumeCode(expired.codeHash, new Date(), ids.next('tok'))).toEqual({ ok: false, reason: 'expired' })
+    expect(await deps.oauth.consumeCode(expired.codeHash, new Date(), ids.next('tok'), grantAudit)).toEqual({ ok: false, reason: 'expired' })
     const row = await handle.db
       .selectFrom('oauth_codes')
       .select(['used_at', 'family_id'])
       .where('code_hash', '=', expired.codeHash)
       .executeTakeFirst()
     expect(row).toEqual({ used_at: null, family_id: null })
-    expect(await deps.oauth.consumeCode('no-such-code', new Date(), ids.next('tok'))).toEqual({ ok: false, reason: 'unknown' })
+    expect(await deps.oauth.consumeCode('no-such-code', new Date(), ids.next('tok'), grantAudit)).toEqual({ ok: false, reason: 'unknown' })
   })
 })
 
@@ -237,7 +260,7 @@ describe(`tokens (${testEngine})`, () => {
     const late = new Date(draft.refresh.expiresAt.getTime() + 1)
     expect((await rotate(draft, { at: late })).outcome).toEqual({ ok: false, reason: 'expired' })
     expect(await refreshRow(draft)).toMatchObject({ rotated_at: null, revoked_at: null })
-    await deps.oauth.revokeToken({ secretHash: draft.refresh.secretHash, clientId: client.id, at: new Date() })
+    await deps.oauth.revokeToken({ secretHash: draft.refresh.secretHash, clientId: client.id, at: new Date(), audit: grantAudit })
     expect((await rotate(draft)).outcome).toEqual({ ok: false, reason: 'revoked' })
   })
 
@@ -250,6 +273,7 @@ describe(`tokens (${testEngine})`, () => {
       next: () => {
         throw new Error('scope widening')
       },
+      audit: grantAudit,
     })
     await expect(failing).rejects.toThrow('scope widening')
     expect(await refreshRow(draft)).toMatchObject({ rotated_at: null, revoked_at: null })
@@ -313,12 +337,12 @@ describe(`revocation (${testEngine})`, () => {
   it('revokes an access token of the client alone', async () => {
     const { draft } = await exchange()
     const other = await registerClient('Other')
-    await deps.oauth.revokeToken({ secretHash: draft.access.secretHash, clientId: other.id, at: new Date() })
+    await deps.oauth.revokeToken({ secretHash: draft.access.secretHash, clientId: other.id, at: new Date(), audit: grantAudit })
     expect(await accessToken(draft)).toMatchObject({ revokedAt: null })
     const at = new Date()
-    await deps.oauth.revokeToken({ secretHash: draft.access.secretHash, clientId: client.id, at })
+    await deps.oauth.revokeToken({ secretHash: draft.access.secretHash, clientId: client.id, at, audit: grantAudit })
     expect(await accessToken(draft)).toMatchObject({ revokedAt: at })
-    await deps.oauth.revokeToken({ secretHash: draft.access.secretHash, clientId: client.id, at: new Date(at.getTime() + 60_000) })
+    await deps.oauth.revokeToken({ secretHash: draft.access.secretHash, clientId: client.id, at: new Date(at.getTime() + 60_000), audit: grantAudit })
     expect(await accessToken(draft)).toMatchObject({ revokedAt: at })
     // The refresh token still works.
     expect((await rotate(draft)).outcome.ok).toBe(true)
@@ -326,7 +350,7 @@ describe(`revocation (${testEngine})`, () => {
 
   it('revokes an access token for any client when none is named', async () => {
     const { draft } = await exchange()
-    await deps.oauth.revokeToken({ secretHash: draft.access.secretHash, clientId: null, at: new Date() })
+    await deps.oauth.revokeToken({ secretHash: draft.access.secretHash, clientId: null, at: new Date(), audit: grantAudit })
     expect(await accessToken(draft)).toMatchObject({ revokedAt: expect.any(Date) })
   })
 
@@ -334,17 +358,45 @@ describe(`revocation (${testEngine})`, () => {
     const { familyId, draft } = await exchange()
     const next = (await rotate(draft)).made as TokenPairDraft
     const other = await registerClient('Other')
-    await deps.oauth.revokeToken({ secretHash: next.refresh.secretHash, clientId: other.id, at: new Date() })
+    await deps.oauth.revokeToken({ secretHash: next.refresh.secretHash, clientId: other.id, at: new Date(), audit: grantAudit })
     // Nothing yet: the rotated-out token is retired, not revoked; the other three are live.
     expect((await familyState(familyId)).live).toHaveLength(4)
-    await deps.oauth.revokeToken({ secretHash: next.refresh.secretHash, clientId: client.id, at: new Date() })
+    await deps.oauth.revokeToken({ secretHash: next.refresh.secretHash, clientId: client.id, at: new Date(), audit: grantAudit })
     expect(await familyState(familyId)).toEqual({ access: 2, refresh: 2, live: [] })
     expect((await rotate(next)).outcome).toEqual({ ok: false, reason: 'revoked' })
   })
 
   it('changes nothing, and raises nothing, for an unknown token or another kind of credential', async () => {
-    await expect(deps.oauth.revokeToken({ secretHash: 'no-such-token', clientId: null, at: new Date() })).resolves.toBeUndefined()
-    await deps.oauth.revokeToken({ secretHash: owner.credential.secretHash, clientId: null, at: new Date() })
+    await expect(deps.oauth.revokeToken({ secretHash: 'no-such-token', clientId: null, at: new Date(), audit: grantAudit })).resolves.toBeUndefined()
+    await deps.oauth.revokeToken({ secretHash: owner.credential.secretHash, clientId: null, at: new Date(), audit: grantAudit })
     expect(await deps.credentials.find(owner.credential)).toMatchObject({ kind: 'api_key', revokedAt: null })
+  })
+})
+
+describe(`the audit trail of a grant (${testEngine})`, () => {
+  it('records refreshes, each revocation once, and a reuse as a revocation of the grant', async () => {
+    const { familyId, draft } = await exchange()
+    const next = (await rotate(draft)).made as TokenPairDraft
+    await deps.oauth.revokeToken({ secretHash: next.access.secretHash, clientId: client.id, at: new Date(), audit: grantAudit })
+    await deps.oauth.revokeToken({ secretHash: next.access.secretHash, clientId: client.id, at: new Date(), audit: grantAudit })
+    expect((await rotate(draft)).outcome).toEqual({ ok: false, reason: 'reused' })
+    // Already revoked: presenting it again, or revoking the refresh token, records nothing more.
+    await rotate(draft)
+    await deps.oauth.revokeToken({ secretHash: next.refresh.secretHash, clientId: client.id, at: new Date(), audit: grantAudit })
+    expect(await grantEvents(familyId)).toEqual([
+      'oauth.token_issued',
+      'oauth.token_refreshed:refreshed',
+      'oauth.grant_revoked:revoked_by_client',
+      'oauth.grant_revoked:reuse_detected',
+    ])
+
+    const second = await exchange()
+    await deps.oauth.revokeToken({ secretHash: second.draft.refresh.secretHash, clientId: client.id, at: new Date(), audit: grantAudit })
+    await deps.oauth.consumeCode(second.code.codeHash, new Date(), ids.next('tok'), grantAudit)
+    expect(await grantEvents(second.familyId)).toEqual(['oauth.token_issued', 'oauth.grant_revoked:revoked_by_client'])
+
+    const third = await exchange()
+    await deps.oauth.consumeCode(third.code.codeHash, new Date(), ids.next('tok'), grantAudit)
+    expect(await grantEvents(third.familyId)).toEqual(['oauth.token_issued', 'oauth.grant_revoked:reuse_detected'])
   })
 })

@@ -1,4 +1,5 @@
-import { type OidcIdentity, type ResolveOidcUserCommand, usernameCandidates } from '@quire/core'
+import { type AuditAction, type OidcIdentity, type ResolveOidcUserCommand, usernameCandidates } from '@quire/core'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import type { TestDatabase } from '../src/testing.ts'
@@ -31,10 +32,23 @@ function command(person: OidcIdentity): ResolveOidcUserCommand {
     workspaceId: ids.next('ws'),
     at,
     audit: (user, personalWorkspaceId) => event('user.created', { at, workspaceId: personalWorkspaceId, data: { userId: user.id } }),
+    linkAudit: (user) => event('user.identity_linked', { at, data: { userId: user.id, subject: person.subject } }),
   }
 }
 
 const resolve = (person: OidcIdentity) => deps.signIn.resolveOidcUser(command(person))
+
+/** The `subject` recorded by each event of this action about this user, oldest first. */
+async function eventsOf(action: AuditAction, userId: string): Promise<unknown[]> {
+  const rows = await handle.db
+    .selectFrom('audit_events')
+    .select('data')
+    .where('action', '=', action)
+    .where(sql<boolean>`data->>'userId' = ${userId}`)
+    .orderBy('id')
+    .execute()
+  return rows.map((r) => ((typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as { subject?: string }).subject)
+}
 
 async function createdEvents(userId: string) {
   return handle.db
@@ -104,6 +118,9 @@ describe(`resolving a person signed in at the provider (${testEngine})`, () => {
     expect((await resolve(elsewhere)).user.id).toBe(seeded.user.id)
     expect(await identitiesOf(seeded.user.id)).toHaveLength(2)
     expect(await createdEvents(seeded.user.id)).toEqual(seededEvents)
+    // Each link is on the trail; signing in again through a linked subject is not a link.
+    await resolve(person)
+    expect(await eventsOf('user.identity_linked', seeded.user.id)).toEqual([person.subject, elsewhere.subject])
   })
 
   it('never links by an unverified email: that makes a new user, who cannot take the address', async () => {
@@ -166,20 +183,25 @@ describe(`browser sessions (${testEngine})`, () => {
     const secretHash = `session-${fresh('')}`
     const expiresAt = new Date(Date.now() + 86_400_000)
     const id = ids.next('ses')
-    await deps.signIn.createSession({ id, userId: user.id, secretHash, expiresAt, at: new Date() })
+    const audit = (action: 'session.started' | 'session.ended') => event(action, { data: { userId: user.id, subject: id } })
+    await deps.signIn.createSession({ id, userId: user.id, secretHash, expiresAt, at: new Date(), audit: audit('session.started') })
     expect(await deps.credentials.find({ secretHash })).toMatchObject({ id, kind: 'session', expiresAt, revokedAt: null, user })
 
     const endedAt = new Date()
-    await deps.signIn.endSession(secretHash, endedAt)
+    await deps.signIn.endSession(secretHash, endedAt, audit('session.ended'))
     expect(await deps.credentials.find({ secretHash })).toMatchObject({ id, revokedAt: endedAt })
-    await deps.signIn.endSession(secretHash, new Date(endedAt.getTime() + 60_000))
+    await deps.signIn.endSession(secretHash, new Date(endedAt.getTime() + 60_000), audit('session.ended'))
     expect(await deps.credentials.find({ secretHash })).toMatchObject({ id, revokedAt: endedAt })
-    await expect(deps.signIn.endSession('no-such-session', new Date())).resolves.toBeUndefined()
+    await expect(deps.signIn.endSession('no-such-session', new Date(), audit('session.ended'))).resolves.toBeUndefined()
+    // One start, one end: ending an ended (or unknown) session records nothing.
+    expect(await eventsOf('session.started', user.id)).toEqual([id])
+    expect(await eventsOf('session.ended', user.id)).toEqual([id])
   })
 
   it('ends sessions only: another credential’s hash is left alone', async () => {
     const seeded = await seedUser(deps)
-    await deps.signIn.endSession(seeded.credential.secretHash, new Date())
+    await deps.signIn.endSession(seeded.credential.secretHash, new Date(), event('session.ended', { data: { userId: seeded.user.id } }))
+    expect(await eventsOf('session.ended', seeded.user.id)).toEqual([])
     expect(await deps.credentials.find(seeded.credential)).toMatchObject({ kind: 'api_key', revokedAt: null })
   })
 })

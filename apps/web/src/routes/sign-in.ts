@@ -49,7 +49,7 @@ export function registerSignInRoutes(app: FastifyInstance, options: SignInRouteO
       const identity = await relyingParty.finish(new URL(request.url, webUrl), pending)
       const session = await signInWithOidc(runtime.deps, identity)
       // A fresh session every time; one this browser held before ends (no fixation, no leftovers).
-      if (request.session) await signOut(runtime.deps, request.session.secret)
+      if (request.session) await signOut(runtime.deps, request.session.secret, request.session.principal)
       sessions.set(reply, session.sessionSecret, session.expiresAt)
       request.log.info({ userId: session.user.id, issuer: identity.issuer }, 'signed in')
       return reply.redirect(pending.returnTo, 303)
@@ -60,7 +60,7 @@ export function registerSignInRoutes(app: FastifyInstance, options: SignInRouteO
 
   // The session hook has already checked the CSRF token when there is a session to end.
   app.post('/logout', async (request, reply) => {
-    if (request.session) await signOut(runtime.deps, request.session.secret)
+    if (request.session) await signOut(runtime.deps, request.session.secret, request.session.principal)
     sessions.clear(reply)
     return reply.redirect('/', 303)
   })

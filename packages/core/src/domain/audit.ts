@@ -22,6 +22,12 @@ export const auditActions = [
   'workspace.member_joined',
   'oauth.client_registered',
   'oauth.token_issued',
+  'oauth.token_refreshed',
+  'oauth.token_revoked',
+  'oauth.grant_revoked',
+  'session.started',
+  'session.ended',
+  'user.identity_linked',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 
@@ -46,6 +52,9 @@ export interface AuditEventDraft {
 
 /** The operator (the `admin` command) as an actor. */
 export const operatorActor: ActorRef = { kind: 'operator', id: 'operator', label: 'operator' }
+
+/** Quire itself, acting on its own rules (revoking a grant whose code or refresh token was replayed). */
+export const systemActor: ActorRef = { kind: 'system', id: 'quire', label: 'Quire' }
 
 /** The actor recorded for a principal. Anonymous callers never write, so they have none. */
 export function actorOf(principal: Principal): ActorRef {

@@ -21,6 +21,8 @@ export interface ResolveOidcUserCommand {
   readonly at: Date
   /** Written only when the user is created (in their personal workspace). */
   readonly audit: (user: PrincipalUser, personalWorkspaceId: string) => AuditEventDraft
+  /** Written only when the identity is linked to an existing user by their verified email. */
+  readonly linkAudit: (user: PrincipalUser) => AuditEventDraft
 }
 
 export interface CreateSessionCommand {
@@ -29,6 +31,7 @@ export interface CreateSessionCommand {
   readonly secretHash: string
   readonly expiresAt: Date
   readonly at: Date
+  readonly audit: AuditEventDraft
 }
 
 /** People signing in through the external provider, and their browser sessions. */
@@ -40,10 +43,10 @@ export interface SignInStore {
    * the provider's latest word.
    */
   resolveOidcUser(command: ResolveOidcUserCommand): Promise<{ readonly user: PrincipalUser; readonly created: boolean }>
-  /** A browser session: a credential of kind `session`, stored by the hash of its cookie secret. */
+  /** A browser session: a credential of kind `session`, stored by the hash of its cookie secret, with its event. */
   createSession(command: CreateSessionCommand): Promise<void>
-  /** Ends the session with this secret hash (idempotent). */
-  endSession(secretHash: string, at: Date): Promise<void>
+  /** Ends the session with this secret hash; the event is written only when a live session ended (idempotent). */
+  endSession(secretHash: string, at: Date, audit: AuditEventDraft): Promise<void>
 }
 
 /** A registered OAuth client (RFC 7591). All are public clients: PKCE, no secret. */
@@ -82,6 +85,25 @@ export interface TokenPairDraft {
   readonly at: Date
 }
 
+/**
+ * What happened to a grant (the tokens descending from one authorization), as the store saw it in
+ * the transaction that changed it. Core turns it into the audit event (`GrantAudit`), which the
+ * store writes in that same transaction.
+ */
+export interface GrantChange {
+  readonly change:
+    /** A refresh token was exchanged for a fresh pair. */
+    | { readonly kind: 'refreshed'; readonly accessTokenId: string }
+    /** The client revoked one token (RFC 7009); a refresh token takes the whole grant with it. */
+    | { readonly kind: 'revoked_by_client'; readonly token: 'access' | 'refresh' }
+    /** A used code or a rotated-out refresh token came back: the grant is revoked (it may be stolen). */
+    | { readonly kind: 'reuse_detected'; readonly presented: 'code' | 'refresh_token' }
+  readonly familyId: string
+  readonly clientId: string
+  readonly user: { readonly id: string; readonly username: string; readonly personalWorkspaceId: string }
+}
+export type GrantAudit = (change: GrantChange) => AuditEventDraft
+
 export type ConsumeCodeOutcome =
   | { readonly ok: true; readonly code: AuthorizationCodeRecord }
   /** Used before: the tokens issued for it (their family) have been revoked, as RFC 6749 §4.1.2 advises. */
@@ -110,7 +132,7 @@ export interface OAuthStore {
    * Marks a code used and returns it, atomically: of two concurrent exchanges one wins. The family
    * that the code's exchange created is recorded with it, so a reuse can revoke those tokens.
    */
-  consumeCode(codeHash: string, at: Date, familyId: string): Promise<ConsumeCodeOutcome>
+  consumeCode(codeHash: string, at: Date, familyId: string, audit: GrantAudit): Promise<ConsumeCodeOutcome>
   /** Stores a fresh access and refresh token, with the audit event. */
   issueTokens(pair: TokenPairDraft, audit: AuditEventDraft): Promise<void>
   /**
@@ -122,10 +144,16 @@ export interface OAuthStore {
     readonly clientId: string
     readonly at: Date
     readonly next: (previous: Extract<RotateOutcome, { ok: true }>['previous']) => TokenPairDraft
+    readonly audit: GrantAudit
   }): Promise<RotateOutcome>
   /**
    * Revokes the access or refresh token with this hash, if the client holds it (a refresh token
    * takes its family with it). Unknown or already revoked: nothing happens (RFC 7009).
    */
-  revokeToken(command: { readonly secretHash: string; readonly clientId: string | null; readonly at: Date }): Promise<void>
+  revokeToken(command: {
+    readonly secretHash: string
+    readonly clientId: string | null
+    readonly at: Date
+    readonly audit: GrantAudit
+  }): Promise<void>
 }

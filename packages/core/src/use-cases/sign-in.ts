@@ -1,3 +1,4 @@
+import type { AuditEventDraft } from '../domain/audit.ts'
 import { oauthLifetimes } from '../domain/oauth-rules.ts'
 import { type Caller, type Principal, type PrincipalUser, userOf } from '../domain/principal.ts'
 import { newSecret, secretPrefixes } from '../domain/secrets.ts'
@@ -35,16 +36,53 @@ export async function signInWithOidc(
       artifactId: null,
       data: { userId: created.id, email: created.email, username: created.username, issuer: identity.issuer },
     }),
+    // A provider identity joined to an account that already existed: worth a line in the trail.
+    linkAudit: (linked) => ({
+      id: deps.ids.next('evt'),
+      at,
+      action: 'user.identity_linked',
+      actor: { kind: 'user', id: linked.id, label: linked.username },
+      via: webVia(null),
+      workspaceId: null,
+      artifactId: null,
+      data: { issuer: identity.issuer, subject: identity.subject, email },
+    }),
   })
   const secret = await newSecret(secretPrefixes.session)
   const expiresAt = new Date(at.getTime() + oauthLifetimes.sessionDays * 86_400_000)
-  await deps.signIn.createSession({ id: deps.ids.next('ses'), userId: user.id, secretHash: secret.hash, expiresAt, at })
+  const id = deps.ids.next('ses')
+  const audit = sessionAudit(deps, 'session.started', user, id, at, { issuer: identity.issuer, expiresAt: expiresAt.toISOString() })
+  await deps.signIn.createSession({ id, userId: user.id, secretHash: secret.hash, expiresAt, at, audit })
   return { sessionSecret: secret.secret, user, expiresAt }
 }
 
-/** Ends a browser session (idempotent). */
-export async function signOut(deps: CoreDeps, sessionSecret: string): Promise<void> {
-  await deps.signIn.endSession(await deps.sha256(sessionSecret), deps.clock.now())
+/** Session events are the person's, on their account's trail. */
+function sessionAudit(
+  deps: CoreDeps,
+  action: 'session.started' | 'session.ended',
+  user: PrincipalUser,
+  sessionId: string,
+  at: Date,
+  data: Record<string, unknown> = {},
+): AuditEventDraft {
+  return {
+    id: deps.ids.next('evt'),
+    at,
+    action,
+    actor: { kind: 'user', id: user.id, label: user.username },
+    via: webVia(sessionId),
+    workspaceId: null,
+    artifactId: null,
+    data,
+  }
+}
+
+/** Ends the browser session of this signed-in principal (idempotent: an ended one records nothing). */
+export async function signOut(deps: CoreDeps, sessionSecret: string, principal: Principal): Promise<void> {
+  const user = userOf(principal)
+  if (user === null || principal.kind !== 'session') return
+  const at = deps.clock.now()
+  await deps.signIn.endSession(await deps.sha256(sessionSecret), at, sessionAudit(deps, 'session.ended', user, principal.credentialId, at))
 }
 
 /** The signed-in person behind a session cookie's secret, or null (unknown, ended, expired, or not a session). */

@@ -2,6 +2,8 @@ import type {
   AuditEventDraft,
   AuthorizationCodeRecord,
   ConsumeCodeOutcome,
+  GrantAudit,
+  GrantChange,
   OAuthClientRecord,
   OAuthStore,
   RotateOutcome,
@@ -9,7 +11,7 @@ import type {
   TokenPairDraft,
 } from '@quire/core'
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { auditFrom } from '../audit.ts'
+import { auditFrom, insertAudit } from '../audit.ts'
 import { date, type Row } from '../rows.ts'
 import type { Database } from '../schema.ts'
 import { withClauses } from './writes.ts'
@@ -84,17 +86,46 @@ async function saveCode(db: Kysely<Database>, code: AuthorizationCodeRecord): Pr
     .execute()
 }
 
+type GrantOwner = Pick<GrantChange, 'familyId' | 'clientId' | 'user'>
+
 /**
- * Revokes every token of a family: its row first (which waits for any change to the family in
- * flight, and holds off the next one), then, in a fresh statement that sees what such a change
- * committed, its access tokens and refresh tokens. Tokens revoked before keep their time.
+ * Locks a family's row (waiting for any change to it in flight, and holding off the next one) and
+ * says whose grant it is and whether it is revoked already. With `lock: false`, only reads.
  */
-async function revokeFamily(trx: Transaction<Database>, familyId: string, at: Date): Promise<void> {
+async function lockFamily(
+  trx: Transaction<Database>,
+  familyId: string,
+  lock = true,
+): Promise<{ owner: GrantOwner; revokedAt: Date | null } | null> {
+  const { rows } = await sql<Row>`SELECT f.revoked_at, f.client_id, u.id AS user_id, u.username, u.personal_workspace_id
+    FROM oauth_token_families f JOIN users u ON u.id = f.user_id
+    WHERE f.id = ${familyId}::text ${lock ? sql`FOR UPDATE OF f` : sql``}`.execute(trx)
+  const row = rows[0]
+  if (!row) return null
+  return {
+    owner: {
+      familyId,
+      clientId: row.client_id as string,
+      user: { id: row.user_id as string, username: row.username as string, personalWorkspaceId: row.personal_workspace_id as string },
+    },
+    revokedAt: row.revoked_at === null ? null : date(row.revoked_at),
+  }
+}
+
+/**
+ * Revokes every token of a family: its row first (lockFamily), then, in a fresh statement that
+ * sees what a change that held the lock before committed, its access and refresh tokens. Tokens
+ * revoked before keep their time. Writes the event, from `change`, only when the family was live.
+ */
+async function revokeFamily(trx: Transaction<Database>, familyId: string, at: Date, audit: GrantAudit, change: GrantChange['change']) {
+  const family = await lockFamily(trx, familyId)
+  if (family === null) return
   await sql`UPDATE oauth_token_families SET revoked_at = coalesce(revoked_at, ${at}::timestamptz) WHERE id = ${familyId}::text`.execute(trx)
   const access = sql`UPDATE credentials SET revoked_at = ${at}::timestamptz
     WHERE family_id = ${familyId}::text AND kind = 'oauth' AND revoked_at IS NULL`
   await sql`${withClauses([['access', access]])}
     UPDATE oauth_refresh_tokens SET revoked_at = ${at}::timestamptz WHERE family_id = ${familyId}::text AND revoked_at IS NULL`.execute(trx)
+  if (family.revokedAt === null) await insertAudit(trx, audit({ ...family.owner, change }))
 }
 
 /**
@@ -103,7 +134,13 @@ async function revokeFamily(trx: Transaction<Database>, familyId: string, at: Da
  * issue into, so that a reuse has something to revoke even before the first exchange's tokens
  * exist. An expired code is never marked used.
  */
-async function consumeCode(db: Kysely<Database>, codeHash: string, at: Date, familyId: string): Promise<ConsumeCodeOutcome> {
+async function consumeCode(
+  db: Kysely<Database>,
+  codeHash: string,
+  at: Date,
+  familyId: string,
+  audit: GrantAudit,
+): Promise<ConsumeCodeOutcome> {
   const used = sql`UPDATE oauth_codes SET used_at = ${at}::timestamptz, family_id = ${familyId}::text
     WHERE code_hash = ${codeHash}::text AND used_at IS NULL AND expires_at > ${at}::timestamptz
     RETURNING *`
@@ -120,7 +157,7 @@ async function consumeCode(db: Kysely<Database>, codeHash: string, at: Date, fam
     if (code.family_id !== null) {
       // RFC 6749 §4.1.2: a code presented twice may have been stolen; the tokens of its first
       // exchange are revoked (and, if that exchange is still issuing them, they are born revoked).
-      await revokeFamily(trx, code.family_id, at)
+      await revokeFamily(trx, code.family_id, at, audit, { kind: 'reuse_detected', presented: 'code' })
       return { ok: false, reason: 'reused' }
     }
     return { ok: false, reason: 'expired' }
@@ -187,18 +224,14 @@ async function rotateRefreshToken(db: Kysely<Database>, cmd: Parameters<OAuthSto
     const byHash = () => trx.selectFrom('oauth_refresh_tokens').selectAll().where('secret_hash', '=', cmd.presentedHash)
     const seen = await byHash().executeTakeFirst()
     if (!seen) return { ok: false, reason: 'unknown' }
-    const family = await trx
-      .selectFrom('oauth_token_families')
-      .select('revoked_at')
-      .where('id', '=', seen.family_id)
-      .forUpdate()
-      .executeTakeFirstOrThrow()
+    const family = await lockFamily(trx, seen.family_id)
+    if (family === null) return { ok: false, reason: 'unknown' }
     // Read again under the lock: a change that held it before us has committed by now.
     const token = await byHash().executeTakeFirstOrThrow()
     if (token.client_id !== cmd.clientId) return { ok: false, reason: 'wrong_client' }
-    if (token.revoked_at !== null || family.revoked_at !== null) return { ok: false, reason: 'revoked' }
+    if (token.revoked_at !== null || family.revokedAt !== null) return { ok: false, reason: 'revoked' }
     if (token.rotated_at !== null) {
-      await revokeFamily(trx, token.family_id, cmd.at)
+      await revokeFamily(trx, token.family_id, cmd.at, cmd.audit, { kind: 'reuse_detected', presented: 'refresh_token' })
       return { ok: false, reason: 'reused' }
     }
     if (token.expires_at.getTime() <= cmd.at.getTime()) return { ok: false, reason: 'expired' }
@@ -214,7 +247,7 @@ async function rotateRefreshToken(db: Kysely<Database>, cmd: Parameters<OAuthSto
     if (next.familyId !== previous.familyId || next.clientId !== previous.clientId || next.userId !== previous.userId) {
       throw new Error('a rotated pair stays in its family, with its client and user')
     }
-    await insertPair(trx, next, null, null)
+    await insertPair(trx, next, null, cmd.audit({ ...family.owner, change: { kind: 'refreshed', accessTokenId: next.access.id } }))
     return { ok: true, previous }
   })
 }
@@ -224,23 +257,30 @@ async function rotateRefreshToken(db: Kysely<Database>, cmd: Parameters<OAuthSto
  * a refresh token takes its family with it. Anything else changes nothing and is no error.
  */
 async function revokeToken(db: Kysely<Database>, cmd: Parameters<OAuthStore['revokeToken']>[0]): Promise<void> {
-  const access = await db
-    .updateTable('credentials')
-    .set({ revoked_at: cmd.at })
-    .where('secret_hash', '=', cmd.secretHash)
-    .where('kind', '=', 'oauth')
-    .where('revoked_at', 'is', null)
-    .$if(cmd.clientId !== null, (q) => q.where('client_id', '=', cmd.clientId))
-    .executeTakeFirst()
-  if (access.numUpdatedRows > 0n) return
-  const refresh = await db
-    .selectFrom('oauth_refresh_tokens')
-    .select('family_id')
-    .where('secret_hash', '=', cmd.secretHash)
-    .$if(cmd.clientId !== null, (q) => q.where('client_id', '=', cmd.clientId))
-    .executeTakeFirst()
-  if (!refresh) return
-  await db.transaction().execute((trx) => revokeFamily(trx, refresh.family_id, cmd.at))
+  await db.transaction().execute(async (trx) => {
+    const access = await trx
+      .updateTable('credentials')
+      .set({ revoked_at: cmd.at })
+      .where('secret_hash', '=', cmd.secretHash)
+      .where('kind', '=', 'oauth')
+      .where('revoked_at', 'is', null)
+      .$if(cmd.clientId !== null, (q) => q.where('client_id', '=', cmd.clientId))
+      .returning('family_id')
+      .executeTakeFirst()
+    if (access?.family_id) {
+      // Read, not locked: this holds the token's row, and a family change locks the family first.
+      const family = await lockFamily(trx, access.family_id, false)
+      if (family) await insertAudit(trx, cmd.audit({ ...family.owner, change: { kind: 'revoked_by_client', token: 'access' } }))
+      return
+    }
+    const refresh = await trx
+      .selectFrom('oauth_refresh_tokens')
+      .select('family_id')
+      .where('secret_hash', '=', cmd.secretHash)
+      .$if(cmd.clientId !== null, (q) => q.where('client_id', '=', cmd.clientId))
+      .executeTakeFirst()
+    if (refresh) await revokeFamily(trx, refresh.family_id, cmd.at, cmd.audit, { kind: 'revoked_by_client', token: 'refresh' })
+  })
 }
 
 export function oauthStore(db: Kysely<Database>): OAuthStore {
@@ -248,7 +288,7 @@ export function oauthStore(db: Kysely<Database>): OAuthStore {
     registerClient: (client, audit) => registerClient(db, client, audit),
     findClient: (clientId) => findClient(db, clientId),
     saveCode: (code) => saveCode(db, code),
-    consumeCode: (codeHash, at, familyId) => consumeCode(db, codeHash, at, familyId),
+    consumeCode: (codeHash, at, familyId, audit) => consumeCode(db, codeHash, at, familyId, audit),
     issueTokens: (pair, audit) => issueTokens(db, pair, audit),
     rotateRefreshToken: (cmd) => rotateRefreshToken(db, cmd),
     revokeToken: (cmd) => revokeToken(db, cmd),

@@ -1,10 +1,11 @@
-import { type CreateSessionCommand, type PrincipalUser, type ResolveOidcUserCommand, type SignInStore, secretPrefixes } from '@quire/core'
+import { type AuditEventDraft, type CreateSessionCommand, type PrincipalUser, type ResolveOidcUserCommand, type SignInStore, secretPrefixes } from '@quire/core'
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { insertAudit } from '../audit.ts'
+import { auditFrom, insertAudit } from '../audit.ts'
 import { isUniqueViolation } from '../pg-errors.ts'
 import type { Row } from '../rows.ts'
 import type { Database } from '../schema.ts'
 import { insertUser } from './users.ts'
+import { withClauses } from './writes.ts'
 
 type Resolved = { readonly user: PrincipalUser; readonly created: boolean }
 
@@ -58,7 +59,9 @@ async function linkByVerifiedEmail(trx: Transaction<Database>, cmd: ResolveOidcU
     .executeTakeFirst()
   if (!row) return null
   await link(trx, cmd, row.id)
-  return userFrom(row)
+  const user = userFrom(row)
+  await insertAudit(trx, cmd.linkAudit(user))
+  return user
 }
 
 async function createLinkedUser(trx: Transaction<Database>, cmd: ResolveOidcUserCommand): Promise<PrincipalUser> {
@@ -99,25 +102,31 @@ async function resolveOidcUser(db: Kysely<Database>, cmd: ResolveOidcUserCommand
 
 /** The port hands over no display prefix: a session is never listed, so its kind's prefix stands in. */
 async function createSession(db: Kysely<Database>, cmd: CreateSessionCommand): Promise<void> {
-  await sql`INSERT INTO credentials (id, kind, secret_hash, display_prefix, name, user_id, expires_at, created_at)
+  const session = sql`INSERT INTO credentials (id, kind, secret_hash, display_prefix, name, user_id, expires_at, created_at)
     VALUES (${cmd.id}::text, 'session', ${cmd.secretHash}::text, ${secretPrefixes.session}::text, '', ${cmd.userId}::text,
-      ${cmd.expiresAt}::timestamptz, ${cmd.at}::timestamptz)`.execute(db)
+      ${cmd.expiresAt}::timestamptz, ${cmd.at}::timestamptz)
+    RETURNING id`
+  await sql`${withClauses([
+    ['session', session],
+    ['audit', auditFrom('session', cmd.audit)],
+  ])} SELECT 1`.execute(db)
 }
 
-async function endSession(db: Kysely<Database>, secretHash: string, at: Date): Promise<void> {
-  await db
-    .updateTable('credentials')
-    .set({ revoked_at: at })
-    .where('secret_hash', '=', secretHash)
-    .where('kind', '=', 'session')
-    .where('revoked_at', 'is', null)
-    .execute()
+/** The event is written exactly when a live session ended, in the same statement. */
+async function endSession(db: Kysely<Database>, secretHash: string, at: Date, audit: AuditEventDraft): Promise<void> {
+  const ended = sql`UPDATE credentials SET revoked_at = ${at}::timestamptz
+    WHERE secret_hash = ${secretHash}::text AND kind = 'session' AND revoked_at IS NULL
+    RETURNING id`
+  await sql`${withClauses([
+    ['ended', ended],
+    ['audit', auditFrom('ended', audit)],
+  ])} SELECT 1`.execute(db)
 }
 
 export function signInStore(db: Kysely<Database>): SignInStore {
   return {
     resolveOidcUser: (cmd) => resolveOidcUser(db, cmd),
     createSession: (cmd) => createSession(db, cmd),
-    endSession: (secretHash, at) => endSession(db, secretHash, at),
+    endSession: (secretHash, at, audit) => endSession(db, secretHash, at, audit),
   }
 }

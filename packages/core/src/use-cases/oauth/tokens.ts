@@ -1,8 +1,9 @@
 import type { Scope } from '../../contract/scopes.ts'
+import { systemActor } from '../../domain/audit.ts'
 import { sha256Base64Url } from '../../domain/hash.ts'
 import { oauthLifetimes, parseScopes, pkceVerifierPattern, sameResource } from '../../domain/oauth-rules.ts'
 import { newSecret, secretPrefixes } from '../../domain/secrets.ts'
-import type { TokenPairDraft } from '../../ports/sign-in.ts'
+import type { GrantAudit, TokenPairDraft } from '../../ports/sign-in.ts'
 import type { CoreDeps } from '../deps.ts'
 import { type OAuthResult, oauthFail, oauthOk } from './oauth-result.ts'
 
@@ -65,6 +66,44 @@ function tokenResponse(secrets: PairSecrets, scopes: readonly Scope[]): TokenRes
   }
 }
 
+/**
+ * The audit event of a change to a grant. The client acting for the person (refreshing, revoking)
+ * acts as them; revoking a grant on a replayed code or refresh token is Quire's own doing. Events
+ * land in the person's personal workspace, where their account-level trail reads them.
+ */
+function grantAudit(deps: CoreDeps, at: Date): GrantAudit {
+  return ({ change, familyId, clientId, user }) => {
+    const person = { kind: 'user', id: user.id, label: user.username } as const
+    const base = { id: deps.ids.next('evt'), at, workspaceId: user.personalWorkspaceId, artifactId: null }
+    switch (change.kind) {
+      case 'refreshed':
+        return {
+          ...base,
+          action: 'oauth.token_refreshed',
+          actor: person,
+          via: { surface: 'web', credential: 'oauth', credentialId: change.accessTokenId },
+          data: { clientId, familyId },
+        }
+      case 'revoked_by_client':
+        return {
+          ...base,
+          action: change.token === 'refresh' ? 'oauth.grant_revoked' : 'oauth.token_revoked',
+          actor: person,
+          via: { surface: 'web', credential: null, credentialId: null },
+          data: { clientId, familyId, reason: 'revoked_by_client', token: change.token },
+        }
+      case 'reuse_detected':
+        return {
+          ...base,
+          action: 'oauth.grant_revoked',
+          actor: systemActor,
+          via: { surface: 'web', credential: null, credentialId: null },
+          data: { clientId, familyId, reason: change.presented === 'code' ? 'code_reused' : 'refresh_token_reused' },
+        }
+    }
+  }
+}
+
 const unknownClient = () => oauthFail('invalid_client', 'No client is registered with this client_id.', 401)
 
 async function exchangeCode(deps: CoreDeps, form: Form): Promise<OAuthResult<TokenResponse>> {
@@ -75,7 +114,7 @@ async function exchangeCode(deps: CoreDeps, form: Form): Promise<OAuthResult<Tok
   if (client === null) return unknownClient()
   const at = deps.clock.now()
   const familyId = deps.ids.next('tok')
-  const consumed = await deps.oauth.consumeCode(await deps.sha256(code), at, familyId)
+  const consumed = await deps.oauth.consumeCode(await deps.sha256(code), at, familyId, grantAudit(deps, at))
   if (!consumed.ok) {
     const why = { reused: 'was used before (the tokens issued for it are revoked)', unknown: 'is not valid', expired: 'has expired' }[
       consumed.reason
@@ -137,6 +176,7 @@ async function refresh(deps: CoreDeps, form: Form): Promise<OAuthResult<TokenRes
         if (granted.some((s) => !previous.scopes.includes(s))) throw new ScopeWidening()
         return pairDraft(deps, { ...previous, scopes: granted }, secrets, at)
       },
+      audit: grantAudit(deps, at),
     })
     if (outcome.ok) return oauthOk(tokenResponse(secrets, granted))
     const why = {
@@ -173,6 +213,7 @@ export async function exchangeToken(deps: CoreDeps, form: Form): Promise<OAuthRe
  */
 export async function revokeOAuthToken(deps: CoreDeps, form: Form): Promise<OAuthResult<null>> {
   if (!form.token) return oauthFail('invalid_request', 'token is required.')
-  await deps.oauth.revokeToken({ secretHash: await deps.sha256(form.token), clientId: form.client_id ?? null, at: deps.clock.now() })
+  const at = deps.clock.now()
+  await deps.oauth.revokeToken({ secretHash: await deps.sha256(form.token), clientId: form.client_id ?? null, at, audit: grantAudit(deps, at) })
   return oauthOk(null)
 }

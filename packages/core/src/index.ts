@@ -35,7 +35,16 @@ export {
 } from './contract/index.ts'
 export { type UnifiedDiff, type UnifiedDiffOptions, unifiedDiff } from './diff/unified-diff.ts'
 // Domain model.
-export { type AuditAction, type AuditEventDraft, type AuditVia, actorOf, auditActions, operatorActor, systemActor, viaOf } from './domain/audit.ts'
+export {
+  type AuditAction,
+  type AuditEventDraft,
+  type AuditVia,
+  actorOf,
+  auditActions,
+  operatorActor,
+  systemActor,
+  viaOf,
+} from './domain/audit.ts'
 export { canonicalJson, sha256Base64Url, sha256Hex } from './domain/hash.ts'
 export { createIdGenerator, systemClock } from './domain/ids.ts'
 export {

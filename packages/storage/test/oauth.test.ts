@@ -182,7 +182,10 @@ describe(`authorization codes (${testEngine})`, () => {
 
   it('refuses an expired code without using it up, and an unknown one', async () => {
     const expired = await saveCode({ expiresAt: new Date(Date.now() - 1000) })
-    expect(await deps.oauth.consumeCode(expired.codeHash, new Date(), ids.next('tok'), grantAudit)).toEqual({ ok: false, reason: 'expired' })
+    expect(await deps.oauth.consumeCode(expired.codeHash, new Date(), ids.next('tok'), grantAudit)).toEqual({
+      ok: false,
+      reason: 'expired',
+    })
     const row = await handle.db
       .selectFrom('oauth_codes')
       .select(['used_at', 'family_id'])
@@ -342,7 +345,12 @@ describe(`revocation (${testEngine})`, () => {
     const at = new Date()
     await deps.oauth.revokeToken({ secretHash: draft.access.secretHash, clientId: client.id, at, audit: grantAudit })
     expect(await accessToken(draft)).toMatchObject({ revokedAt: at })
-    await deps.oauth.revokeToken({ secretHash: draft.access.secretHash, clientId: client.id, at: new Date(at.getTime() + 60_000), audit: grantAudit })
+    await deps.oauth.revokeToken({
+      secretHash: draft.access.secretHash,
+      clientId: client.id,
+      at: new Date(at.getTime() + 60_000),
+      audit: grantAudit,
+    })
     expect(await accessToken(draft)).toMatchObject({ revokedAt: at })
     // The refresh token still works.
     expect((await rotate(draft)).outcome.ok).toBe(true)
@@ -367,7 +375,9 @@ describe(`revocation (${testEngine})`, () => {
   })
 
   it('changes nothing, and raises nothing, for an unknown token or another kind of credential', async () => {
-    await expect(deps.oauth.revokeToken({ secretHash: 'no-such-token', clientId: null, at: new Date(), audit: grantAudit })).resolves.toBeUndefined()
+    await expect(
+      deps.oauth.revokeToken({ secretHash: 'no-such-token', clientId: null, at: new Date(), audit: grantAudit }),
+    ).resolves.toBeUndefined()
     await deps.oauth.revokeToken({ secretHash: owner.credential.secretHash, clientId: null, at: new Date(), audit: grantAudit })
     expect(await deps.credentials.find(owner.credential)).toMatchObject({ kind: 'api_key', revokedAt: null })
   })

@@ -91,8 +91,7 @@ export interface TokenPairDraft {
  * store writes in that same transaction.
  */
 export interface GrantChange {
-  readonly change:
-    /** A refresh token was exchanged for a fresh pair. */
+  readonly change: /** A refresh token was exchanged for a fresh pair. */
     | { readonly kind: 'refreshed'; readonly accessTokenId: string }
     /** The client revoked one token (RFC 7009); a refresh token takes the whole grant with it. */
     | { readonly kind: 'revoked_by_client'; readonly token: 'access' | 'refresh' }

@@ -1,4 +1,11 @@
-import { type AuditEventDraft, type CreateSessionCommand, type PrincipalUser, type ResolveOidcUserCommand, type SignInStore, secretPrefixes } from '@quire/core'
+import {
+  type AuditEventDraft,
+  type CreateSessionCommand,
+  type PrincipalUser,
+  type ResolveOidcUserCommand,
+  type SignInStore,
+  secretPrefixes,
+} from '@quire/core'
 import { type Kysely, sql, type Transaction } from 'kysely'
 import { auditFrom, insertAudit } from '../audit.ts'
 import { isUniqueViolation } from '../pg-errors.ts'

@@ -60,7 +60,13 @@ export type AvailabilityReason = Static<typeof AvailabilityReason>
 
 /** Who did something, as recorded on versions and audit events. */
 export const ActorRef = Type.Object({
-  kind: Type.Union([Type.Literal('user'), Type.Literal('agent'), Type.Literal('share_link'), Type.Literal('operator'), Type.Literal('system')]),
+  kind: Type.Union([
+    Type.Literal('user'),
+    Type.Literal('agent'),
+    Type.Literal('share_link'),
+    Type.Literal('operator'),
+    Type.Literal('system'),
+  ]),
   id: Type.String(),
   label: Type.String(),
 })

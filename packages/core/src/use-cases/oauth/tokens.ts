@@ -214,6 +214,11 @@ export async function exchangeToken(deps: CoreDeps, form: Form): Promise<OAuthRe
 export async function revokeOAuthToken(deps: CoreDeps, form: Form): Promise<OAuthResult<null>> {
   if (!form.token) return oauthFail('invalid_request', 'token is required.')
   const at = deps.clock.now()
-  await deps.oauth.revokeToken({ secretHash: await deps.sha256(form.token), clientId: form.client_id ?? null, at, audit: grantAudit(deps, at) })
+  await deps.oauth.revokeToken({
+    secretHash: await deps.sha256(form.token),
+    clientId: form.client_id ?? null,
+    at,
+    audit: grantAudit(deps, at),
+  })
   return oauthOk(null)
 }

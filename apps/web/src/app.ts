@@ -75,7 +75,7 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
     allowHttp: !options.production && new URL(oidc.issuer).protocol === 'http:',
   })
   if (dev) await registerDevProvider(app, dev)
-  registerHomeRoutes(app, { apiUrl: options.apiUrl ?? null, devSignIn: dev !== null })
+  registerHomeRoutes(app, { runtime, apiUrl: options.apiUrl ?? null, devSignIn: dev !== null })
   registerSignInRoutes(app, { runtime, relyingParty: rp, sessions, webUrl: options.webUrl, secure })
   registerOAuthRoutes(app, { runtime, sessions })
   return app

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startTestWeb, type TestWeb } from './helper.ts'
 
 let web: TestWeb
@@ -24,6 +24,18 @@ describe('pages', () => {
     expect(csp).toContain("frame-ancestors 'none'")
     expect(csp).not.toMatch(/https?:/)
     expect(res.headers['x-frame-options']).toBe('DENY')
+  })
+
+  it('answers the load balancer on /health: 200 while the database answers, a 503 problem when it does not', async () => {
+    const up = await web.app.inject({ url: '/health' })
+    expect(up.statusCode).toBe(200)
+    expect(up.json()).toMatchObject({ status: 'ok', database: 'ok' })
+    vi.spyOn(web.runtime.deps.health, 'ping').mockRejectedValueOnce(new Error('connection refused'))
+    const down = await web.app.inject({ url: '/health' })
+    expect(down.statusCode).toBe(503)
+    expect(down.headers['content-type']).toContain('application/problem+json')
+    expect(down.json()).toMatchObject({ code: 'service_unavailable' })
+    expect(down.body).not.toContain('connection refused')
   })
 
   it('serves its stylesheet from its own origin, cacheable forever', async () => {

@@ -14,6 +14,7 @@ export default defineConfig({
     projects: [
       unitProject('core', 'packages/core'),
       unitProject('authz', 'packages/authz'),
+      unitProject('client', 'packages/client'),
       ...databaseProjects('storage', 'packages/storage'),
       ...databaseProjects('api', 'apps/api'),
       ...databaseProjects('web', 'apps/web'),

@@ -1,0 +1,80 @@
+import type { Artifact, ErrorCode, PageOf, Version } from '@quire/core/contract'
+import { describe, expectTypeOf, it } from 'vitest'
+import {
+  type ClientInput,
+  type ClientOutput,
+  createClient,
+  type IdempotentOperationId,
+  isQuireApiError,
+  type PaginatedOperationId,
+  type QuireApiError,
+} from '../src/index.ts'
+
+// These are checked by the type checker (`pnpm -F @quire/client typecheck`); at run time they are no-ops.
+describe('types derived from the operation table', () => {
+  const client = createClient({ baseUrl: 'https://api.quire.test', fetch: async () => new Response('{}') })
+  // Never called: only type-checked.
+  const uses = async () => {
+    expectTypeOf(await client.ops.getArtifact({ params: { artifactId: 'art_1' } })).toEqualTypeOf<Artifact>()
+    expectTypeOf(await client.call('appendVersion', { params: { artifactId: 'a' }, body: { content: 'x' } })).toEqualTypeOf<Version>()
+    expectTypeOf(await client.ops.listVersions({ params: { artifactId: 'a' } })).toEqualTypeOf<PageOf<Version>>()
+    expectTypeOf(client.paginate('listMyArtifacts')).toEqualTypeOf<AsyncGenerator<Artifact, void, undefined>>()
+    // Nothing required: the input may be left out.
+    await client.ops.health()
+    await client.ops.listMyArtifacts()
+    await client.ops.restoreVersion({ params: { artifactId: 'a', versionNumber: 1 } })
+    // @ts-expect-error path parameters are required
+    await client.ops.getArtifact({})
+    // @ts-expect-error the body is required
+    await client.ops.appendVersion({ params: { artifactId: 'a' } })
+    // @ts-expect-error the query of a diff is required
+    await client.ops.diffVersions({ params: { artifactId: 'a' } })
+    // @ts-expect-error a read takes no Idempotency-Key
+    await client.ops.getArtifact({ params: { artifactId: 'a' } }, { idempotencyKey: 'k' })
+    await client.ops.createArtifact(
+      {
+        body: {
+          ownerUsername: 'ana',
+          projectSlug: 'notes',
+          slug: 'hello',
+          type: 'md',
+          title: 'Hello',
+          content: '# Hello',
+          changelog: 'first',
+          access: { publicView: false, publicEdit: false },
+        },
+      },
+      { idempotencyKey: 'k' },
+    )
+    // @ts-expect-error `If-None-Match` belongs to send, which can answer "not modified"
+    await client.call('getContent', { params: { artifactId: 'a' } }, { ifNoneMatch: '"x"' })
+    const sent = await client.send('getContent', { params: { artifactId: 'a' } }, { ifNoneMatch: '"x"' })
+    if (!sent.notModified) expectTypeOf(sent.body.content).toEqualTypeOf<string>()
+    // @ts-expect-error getArtifact is not a list
+    client.paginate('getArtifact', { params: { artifactId: 'a' } })
+  }
+
+  it('input, output, idempotent and paginated operations', () => {
+    expectTypeOf(uses).toBeFunction()
+    expectTypeOf<ClientOutput<'health'>>().toHaveProperty('status')
+    expectTypeOf<ClientInput<'health'>>().toEqualTypeOf<{
+      readonly params?: undefined
+      readonly query?: undefined
+      readonly body?: undefined
+    }>()
+    expectTypeOf<'listMyArtifacts' | 'listVersions' | 'listAuditEvents'>().toExtend<PaginatedOperationId>()
+    expectTypeOf<'getArtifact'>().not.toExtend<PaginatedOperationId>()
+    expectTypeOf<'appendVersion' | 'createArtifact' | 'restoreVersion'>().toExtend<IdempotentOperationId>()
+    expectTypeOf<'updateArtifactAccess'>().not.toExtend<IdempotentOperationId>()
+  })
+
+  it('narrows a problem to its code', () => {
+    const error: unknown = null
+    if (isQuireApiError(error, 'version_conflict')) {
+      expectTypeOf(error.code).toEqualTypeOf<'version_conflict'>()
+      expectTypeOf(error.problem.latestVersion).toEqualTypeOf<number>()
+      expectTypeOf(error.problem.diff).toEqualTypeOf<string | null>()
+    }
+    if (isQuireApiError(error)) expectTypeOf(error).toEqualTypeOf<QuireApiError<ErrorCode>>()
+  })
+})

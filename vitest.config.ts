@@ -18,6 +18,7 @@ export default defineConfig({
       ...databaseProjects('storage', 'packages/storage'),
       ...databaseProjects('api', 'apps/api'),
       ...databaseProjects('web', 'apps/web'),
+      unitProject('cli', 'packages/cli'),
       unitProject('tooling', 'tooling'),
     ],
   },

@@ -1,23 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/api'
 import type { FastifyInstance } from 'fastify'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
+import { freePort } from '../../../tooling/vitest/free-port.ts'
 import { testDatabase } from '../../../tooling/vitest/test-database.ts'
 import { buildWebApp } from '../src/app.ts'
 
-/** A TCP port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer()
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))))
-    })
-  })
-}
+export { freePort }
 
 export interface TestWeb {
   /** The web app's origin, as WEB_URL says and the browser uses. */
@@ -70,27 +59,7 @@ export async function startTestWeb(options: { api?: boolean } = {}): Promise<Tes
   }
 }
 
-const chromiumPath = '/usr/bin/chromium'
-
-/** Headless Chromium from the system (Debian's package; .ci/run installs it). Never a downloaded build. */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(chromiumPath))
-    throw new Error(`No Chromium at ${chromiumPath}: install it with \`apt-get install -y chromium\` (.ci/run does).`)
-  return chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-}
+export { launchChromium } from '../../../tooling/vitest/chromium.ts'
 
 /**
  * Signs in through the development provider as a person would: opens /login (with `returnTo` as

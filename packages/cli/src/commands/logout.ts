@@ -1,0 +1,58 @@
+import { readMetadata } from '../credentials/metadata.ts'
+import { describeOAuthFailure, revokeToken } from '../credentials/oauth.ts'
+import { forgetCredential, readSecret, type StoredSecret } from '../credentials/store.ts'
+import type { Handler } from '../run/context.ts'
+
+/**
+ * `quire logout`: revokes the stored OAuth grant at the authorization server (RFC 7009: the
+ * refresh token, which takes its access tokens with it), then forgets the credential here: the
+ * secret in the OS store and its metadata. Idempotent. A server that cannot be reached, or a store
+ * that cannot be opened, does not stop the local clean-up; both are reported on standard error.
+ */
+export const logout: Handler = async (context) => {
+  const { globals, env, io } = context
+  const baseUrl = globals.baseUrl
+  const metadata = await readMetadata(env, baseUrl)
+  let secret: StoredSecret | null = null
+  let storeError: string | null = null
+  try {
+    secret = await readSecret(baseUrl)
+  } catch (error) {
+    storeError = error instanceof Error ? error.message : String(error)
+  }
+  const revocable =
+    metadata?.kind === 'oauth' && secret?.refreshToken !== undefined && metadata.webUrl !== undefined && metadata.clientId !== undefined
+
+  if (globals.dryRun) {
+    return {
+      kind: 'value',
+      value: { dryRun: true, baseUrl, wouldRevoke: revocable ? metadata?.webUrl : null, wouldForget: secret !== null || metadata !== null },
+    }
+  }
+
+  let revoked = false
+  if (revocable && secret?.refreshToken && metadata?.webUrl && metadata.clientId) {
+    try {
+      await revokeToken(metadata.webUrl, metadata.clientId, secret.refreshToken, 'refresh_token')
+      revoked = true
+    } catch (error) {
+      io.stderr(
+        `warning: could not revoke the sign-in at ${metadata.webUrl} (${describeOAuthFailure(error)}); it is forgotten here and expires on its own.\n`,
+      )
+    }
+  }
+  const forgotten = await forgetCredential(env, baseUrl)
+  storeError ??= forgotten.storeError ?? null
+  if (storeError !== null)
+    io.stderr(`warning: the OS credential store could not be reached (${storeError}); only the metadata was removed.\n`)
+  if (env.token !== undefined) context.progress('AGENT_SERVICE_TOKEN is still set: commands keep using it.')
+  return {
+    kind: 'value',
+    value: {
+      loggedOut: true,
+      baseUrl,
+      revoked,
+      removed: { secret: forgotten.secretDeleted, metadata: forgotten.metadataDeleted },
+    },
+  }
+}

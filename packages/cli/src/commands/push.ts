@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { isQuireApiError, type QuireClient } from '@quire/client'
+import { dryRunResult } from '../run/call-operation.ts'
+import { CliError } from '../run/cli-error.ts'
+import type { Args, CommandContext, CommandResult, Handler } from '../run/context.ts'
+import { slugOf, titleOf, typeOf } from './push-rules.ts'
+
+interface PushPlan {
+  readonly owner: string
+  readonly projectSlug: string
+  readonly slug: string
+  readonly type: string
+  readonly title: string
+  readonly content: string
+  readonly changelog: string
+  readonly publicView: boolean
+}
+
+async function readSource(context: CommandContext, file: string): Promise<string> {
+  if (file === '-') return context.io.readStdin()
+  try {
+    return await readFile(file, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw new CliError('usage', `Cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}.`)
+  }
+}
+
+async function planOf(context: CommandContext, args: Args): Promise<PushPlan> {
+  const file = String(args.file)
+  if (file === '-' && !args.slug)
+    throw new CliError('usage', 'Pushing standard input needs --slug (there is no file name to take it from).')
+  const type = (args.type as string | undefined) ?? typeOf(file)
+  if (!type)
+    throw new CliError('usage', `Cannot tell the type of ${file} from its extension.`, {
+      hint: 'Pass --type (md, txt, html, json, yaml, csv, mermaid or svg).',
+    })
+  const slug = (args.slug as string | undefined) ?? slugOf(file)
+  if (!slug) throw new CliError('usage', `Cannot make a slug from the name ${file}.`, { hint: 'Pass --slug.' })
+  const content = await readSource(context, file)
+  return {
+    owner: String(args.owner),
+    projectSlug: String(args.projectSlug),
+    slug,
+    type,
+    title: titleOf(file === '-' ? slug : file, type, content, args.title as string | undefined),
+    content,
+    changelog: (args.changelog as string | undefined) ?? `Pushed ${file === '-' ? 'standard input' : file}`,
+    publicView: args.public === true,
+  }
+}
+
+/** The artifact at the plan's path, or null when there is none (yet). */
+async function existing(client: QuireClient, plan: PushPlan) {
+  try {
+    return await client.call('resolveArtifactPath', { params: { owner: plan.owner, projectSlug: plan.projectSlug, slug: plan.slug } })
+  } catch (error) {
+    if (isQuireApiError(error, 'not_found')) return null
+    throw error
+  }
+}
+
+/** Whether the artifact's latest version already holds exactly this content (a 304 on its strong ETag: nothing downloaded). */
+async function unchanged(client: QuireClient, artifactId: string, latest: number, content: string): Promise<boolean> {
+  const sha256 = createHash('sha256').update(content, 'utf8').digest('hex')
+  const answer = await client.send('getContent', { params: { artifactId }, query: { version: latest } }, { ifNoneMatch: `"${sha256}"` })
+  return answer.notModified
+}
+
+function conflict(plan: PushPlan, latest: unknown, expected: number): CliError {
+  return new CliError(
+    'conflict',
+    `${plan.owner}/${plan.projectSlug}/${plan.slug} moved on to version ${String(latest)} while you pushed (you started from ${expected}); nothing was written.`,
+    {
+      code: 'version_conflict',
+      hint: `See what changed with quire artifact diff --from ${expected} --to ${String(latest)}, merge it into your file, and push again.`,
+      details: { latestVersion: latest, expectedLatestVersion: expected },
+    },
+  )
+}
+
+/**
+ * `quire push`: creates the artifact from the file, or, when one already lives at that path,
+ * appends the file as a new version on top of the latest one (optimistic concurrency: a push that
+ * raced another is refused, and nothing is written). Pushing unchanged content writes nothing.
+ */
+export const push: Handler = async (context, args): Promise<CommandResult> => {
+  const plan = await planOf(context, args)
+  const client = await context.client()
+  const where = `${plan.owner}/${plan.projectSlug}/${plan.slug}`
+  context.progress(`Pushing ${where}…`)
+  const found = await existing(client, plan)
+
+  if (found === null) {
+    const body = {
+      ownerUsername: plan.owner,
+      projectSlug: plan.projectSlug,
+      slug: plan.slug,
+      type: plan.type as never,
+      title: plan.title,
+      content: plan.content,
+      changelog: plan.changelog,
+      access: { publicView: plan.publicView, publicEdit: false },
+    }
+    if (context.globals.dryRun) return dryRunResult(context, 'createArtifact', { body })
+    try {
+      const artifact = await client.call('createArtifact', { body })
+      return { kind: 'value', value: { action: 'created', version: artifact.latestVersion, artifact } }
+    } catch (error) {
+      // Someone created it between our look and our write: push onto theirs instead.
+      if (!isQuireApiError(error, 'slug_taken')) throw error
+      const raced = await existing(client, plan)
+      if (raced === null) throw error
+      return append(context, client, plan, raced.id, raced.latestVersion)
+    }
+  }
+  if (await unchanged(client, found.id, found.latestVersion, plan.content)) {
+    context.progress(`${where} is already at this content (version ${found.latestVersion}); nothing pushed.`)
+    return { kind: 'value', value: { action: 'unchanged', version: found.latestVersion, artifact: found } }
+  }
+  return append(context, client, plan, found.id, found.latestVersion)
+}
+
+async function append(
+  context: CommandContext,
+  client: QuireClient,
+  plan: PushPlan,
+  artifactId: string,
+  latest: number,
+): Promise<CommandResult> {
+  const input = { params: { artifactId }, body: { content: plan.content, changelog: plan.changelog, expectedLatestVersion: latest } }
+  if (context.globals.dryRun) return dryRunResult(context, 'appendVersion', input)
+  try {
+    const version = await client.call('appendVersion', input)
+    return { kind: 'value', value: { action: 'appended', version: version.versionNumber, artifactId } }
+  } catch (error) {
+    if (isQuireApiError(error, 'version_conflict'))
+      throw conflict(plan, (error.problem as { latestVersion?: unknown }).latestVersion, latest)
+    throw error
+  }
+}

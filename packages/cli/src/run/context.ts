@@ -1,0 +1,73 @@
+import type { QuireClient } from '@quire/client'
+import type { CliEnvironment } from '../config.ts'
+import type { CommandSpec } from '../registry/types.ts'
+
+/** The global flags after parsing, with the environment folded in (flags win). */
+export interface Globals {
+  readonly baseUrl: string
+  /** --web-url / AGENT_SERVICE_WEB_URL; undefined: discovered from the API's resource metadata. */
+  readonly webUrl: string | undefined
+  /** --token (the flag only; the environment's token is resolved with the stored one). */
+  readonly token: string | undefined
+  readonly tokenStdin: boolean
+  readonly format: 'json' | 'text'
+  readonly ndjson: boolean
+  readonly quiet: boolean
+  /** false with --no-input or AGENT_SERVICE_NO_INPUT=1. */
+  readonly input: boolean
+  readonly debug: boolean
+  readonly dryRun: boolean
+  readonly yes: boolean
+}
+
+/** Where the bearer token of a call came from, strongest first. */
+export type TokenSourceName = 'flag' | 'stdin' | 'env' | 'keyring' | 'none'
+
+export interface ResolvedToken {
+  readonly token: string | null
+  readonly source: TokenSourceName
+}
+
+/** The streams and terminal facts a command may use; tests swap them. */
+export interface Io {
+  readonly stdout: (text: string) => void
+  readonly stderr: (text: string) => void
+  readonly stdinIsTty: boolean
+  readonly stdoutIsTty: boolean
+  readonly stderrIsTty: boolean
+  /** All of standard input, as text. */
+  readonly readStdin: () => Promise<string>
+}
+
+/** Everything a command handler gets. */
+export interface CommandContext {
+  readonly spec: CommandSpec
+  readonly globals: Globals
+  readonly env: CliEnvironment
+  readonly io: Io
+  /** May the CLI ask the person something (stdin is a terminal and input is not disabled)? */
+  readonly interactive: boolean
+  /** The bearer token for the base URL, by precedence (resolved once). */
+  token(): Promise<ResolvedToken>
+  /** A client for the base URL with that token. */
+  client(): Promise<QuireClient>
+  /** A progress line on standard error (not with --quiet). */
+  progress(message: string): void
+  /** Asks a yes/no question on the terminal; false when it cannot ask. */
+  confirm(question: string): Promise<boolean>
+}
+
+/** The flags of one command, by their camelCase names (yargs gives both spellings). */
+export type Args = Readonly<Record<string, unknown>>
+
+/** What a command produced; output.ts renders it in the chosen format. */
+export type CommandResult =
+  | { readonly kind: 'value'; readonly value: unknown }
+  /** One page of a list. */
+  | { readonly kind: 'page'; readonly items: readonly unknown[]; readonly nextCursor: string | null }
+  /** Every item across pages (--ndjson). */
+  | { readonly kind: 'stream'; readonly items: AsyncIterable<unknown> }
+  /** Raw text for standard output (content, diffs); JSON mode prints `value` instead. */
+  | { readonly kind: 'text'; readonly text: string; readonly value: unknown }
+
+export type Handler = (context: CommandContext, args: Args) => Promise<CommandResult>

@@ -1,0 +1,78 @@
+/**
+ * What a user installing from npm gets: `npm pack` of the built CLI, installed into a fresh
+ * prefix (its dependencies from the registry), then `quire --version` and `quire health` against
+ * a running Quire.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Quire, startQuire } from './quire-process.ts'
+
+const packageDir = resolve(import.meta.dirname, '..')
+let quire: Quire
+let scratch = ''
+
+beforeAll(async () => {
+  if (!existsSync(join(packageDir, 'dist/bin.js'))) throw new Error('packages/cli/dist is missing: build first (`pnpm check` does).')
+  scratch = await mkdtemp(join(tmpdir(), 'quire-cli-pack-'))
+  quire = await startQuire()
+}, 120_000)
+afterAll(async () => {
+  await quire?.stop()
+  if (scratch) await rm(scratch, { recursive: true, force: true })
+})
+
+function networkEnv(): Record<string, string> {
+  const keep =
+    /^(PATH|TMPDIR|LANG|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|(HTTPS?|NO)_PROXY|npm_config_(registry|cafile|proxy|https_proxy|strict_ssl))$/i
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => keep.test(e[0]) && e[1] !== undefined))
+}
+
+function run(command: string, args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  const result = spawnSync(command, args, {
+    cwd: options.cwd ?? scratch,
+    encoding: 'utf8',
+    timeout: 120_000,
+    // The machine's network settings (proxy, CA bundle: npm needs them to reach the registry), not
+    // its Quire settings; a private npm cache, so the install is a first install.
+    env: { ...networkEnv(), HOME: scratch, npm_config_cache: join(scratch, 'npm-cache'), ...options.env },
+  })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+describe('the packed CLI, installed with npm', () => {
+  it('installs into a fresh prefix and answers --version and health', async () => {
+    const packed = run('npm', ['pack', '--pack-destination', scratch, '--loglevel=error'], { cwd: packageDir })
+    expect(packed.code, packed.stderr).toBe(0)
+    const tarball = (await readdir(scratch)).find((f) => f.endsWith('.tgz'))
+    expect(tarball).toBeDefined()
+
+    const prefix = join(scratch, 'prefix')
+    const installed = run('npm', [
+      'install',
+      '-g',
+      '--prefix',
+      prefix,
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      join(scratch, tarball ?? ''),
+    ])
+    expect(installed.code, installed.stderr).toBe(0)
+    // Only published dependencies: the workspace packages are bundled in.
+    const manifest = JSON.parse(readFileSync(join(prefix, 'lib/node_modules/@quire/cli/package.json'), 'utf8'))
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@napi-rs/keyring', 'openid-client', 'yargs'])
+    expect(existsSync(join(prefix, 'lib/node_modules/@quire/cli/node_modules/@quire'))).toBe(false)
+
+    const quireBin = join(prefix, 'bin/quire')
+    const version = run(quireBin, ['--version'])
+    expect(version.code).toBe(0)
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).version)
+    const health = run(quireBin, ['--format', 'json', 'health'], { env: { AGENT_SERVICE_BASE_URL: quire.apiUrl } })
+    expect(health.code, health.stderr).toBe(0)
+    expect(JSON.parse(health.stdout)).toMatchObject({ status: 'ok', database: 'ok' })
+  })
+})

@@ -1,0 +1,151 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+/**
+ * Real processes for the CLI's tests: Quire itself as `pnpm start` runs it (the API and the web
+ * app in one process on the embedded database, in a temporary data directory), the operator
+ * command, and `quire` as a child process with an environment built from scratch.
+ */
+const repo = resolve(import.meta.dirname, '../../..')
+const serveLocal = join(repo, 'apps/web/src/serve-local.ts')
+const adminScript = join(repo, 'apps/api/src/admin.ts')
+/** The CLI from source (Node strips the types); the packed-install test runs the built one. */
+export const cliSource = join(repo, 'packages/cli/src/bin.ts')
+
+import { freePort } from '../../../tooling/vitest/free-port.ts'
+
+export { freePort }
+
+/** Only what a process needs from ours: never a DATABASE_URL or token of the developer. */
+function baseEnv(): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}), LANG: 'C.UTF-8' }
+}
+
+export interface Finished {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+  readonly ms: number
+}
+
+/** Runs a Node script to its end, with `stdin` as its standard input (closed when absent). */
+export function runNode(
+  args: readonly string[],
+  options: { env?: Record<string, string>; stdin?: string; timeoutMs?: number; cwd?: string } = {},
+): Promise<Finished> {
+  const started = performance.now()
+  const child = spawn(process.execPath, ['--conditions=source', ...args], {
+    env: { ...baseEnv(), ...options.env },
+    cwd: options.cwd ?? repo,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  return finish(child, started, options)
+}
+
+export function finish(child: ChildProcess, started: number, options: { stdin?: string; timeoutMs?: number }): Promise<Finished> {
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8')
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
+  })
+  child.stdin?.end(options.stdin ?? '')
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000)
+  return new Promise((done, fail) => {
+    child.once('error', fail)
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      done({ code, stdout, stderr, ms: performance.now() - started })
+    })
+  })
+}
+
+export interface Quire {
+  readonly apiUrl: string
+  readonly webUrl: string
+  /** A fresh API key for this email (the user is created when new), from the operator command. */
+  token(email: string, scopes?: readonly string[]): Promise<string>
+  /** Runs `quire` against this Quire, in a private HOME; `env` adds to (or overrides) its environment. */
+  cli(args: readonly string[], options?: { env?: Record<string, string>; stdin?: string; timeoutMs?: number }): Promise<Finished>
+  /** The private HOME the CLI runs in (its credentials file lives under it). */
+  readonly home: string
+  stop(): Promise<void>
+}
+
+async function waitHealthy(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Quire exited (${child.exitCode}) while starting:\n${output()}`)
+    try {
+      if ((await fetch(`${url}/health`)).ok) return
+    } catch {}
+    await new Promise((done) => setTimeout(done, 150))
+  }
+  throw new Error(`Quire did not become healthy at ${url}:\n${output()}`)
+}
+
+/** Quire as the README's start line runs it, on a fresh embedded database. */
+export async function startQuire(): Promise<Quire> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'quire-cli-data-'))
+  const home = await mkdtemp(join(tmpdir(), 'quire-cli-home-'))
+  const [apiPort, webPort] = [await freePort(), await freePort()]
+  const apiUrl = `http://127.0.0.1:${apiPort}`
+  const webUrl = `http://127.0.0.1:${webPort}`
+  const serverEnv = {
+    ...baseEnv(),
+    HOME: home,
+    QUIRE_DATA_DIR: dataDir,
+    API_HOST: '127.0.0.1',
+    API_PORT: String(apiPort),
+    API_URL: apiUrl,
+    WEB_HOST: '127.0.0.1',
+    WEB_PORT: String(webPort),
+    WEB_URL: webUrl,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_ENABLED: 'false',
+  }
+  const child = spawn(process.execPath, ['--conditions=source', serveLocal], {
+    env: serverEnv,
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const collect = (chunk: Buffer) => {
+    if (output.length < 64_000) output += chunk.toString('utf8')
+  }
+  child.stdout?.on('data', collect)
+  child.stderr?.on('data', collect)
+  await waitHealthy(apiUrl, child, () => output)
+  await waitHealthy(webUrl, child, () => output)
+
+  return {
+    apiUrl,
+    webUrl,
+    home,
+    async token(email, scopes) {
+      const args = [adminScript, 'token', '--email', email, ...(scopes ? ['--scopes', scopes.join(',')] : [])]
+      const done = await runNode(args, { env: { HOME: home, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' } })
+      if (done.code !== 0) throw new Error(`admin token failed (${done.code}): ${done.stderr}`)
+      return done.stdout.trim()
+    },
+    cli(args, options = {}) {
+      return runNode([cliSource, ...args], {
+        env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), AGENT_SERVICE_BASE_URL: apiUrl, ...options.env },
+        ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      })
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM')
+        await new Promise((done) => child.once('exit', done))
+      }
+      await rm(dataDir, { recursive: true, force: true })
+      await rm(home, { recursive: true, force: true })
+    },
+  }
+}

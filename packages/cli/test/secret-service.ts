@@ -1,0 +1,122 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Finished, finish } from './quire-process.ts'
+
+/**
+ * A real Secret Service for the keyring tests, as CI runs it (research/stack-probe.md §3): a
+ * private D-Bus session from `dbus-run-session`, in which gnome-keyring's secrets component is
+ * unlocked with a password, its keyring files in a temporary directory. The session stays up for
+ * the whole test file; each `quire` process joins it through `DBUS_SESSION_BUS_ADDRESS`, as a
+ * process of a desktop session would. Stopping it ends the bus and the daemon with it.
+ */
+export interface SecretService {
+  /** The environment a process needs to reach this Secret Service. */
+  readonly env: Readonly<Record<string, string>>
+  /** Runs `secret-tool` (libsecret) in the session, for assertions from outside the CLI. */
+  secretTool(args: readonly string[]): Promise<Finished>
+  /** Pauses (SIGSTOP) or resumes (SIGCONT) the keyring daemon: a store that stops answering. */
+  freeze(frozen: boolean): void
+  stop(): Promise<void>
+}
+
+const required = ['dbus-run-session', 'gnome-keyring-daemon', 'dbus-send', 'secret-tool']
+
+/** Fails with the install line when the tools are missing (the tests never skip silently). */
+export function assertSecretServiceTools(): void {
+  const missing = required.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
+  if (missing.length > 0) {
+    throw new Error(
+      `Missing ${missing.join(', ')}: install them with \`apt-get install -y gnome-keyring dbus dbus-x11 libsecret-tools\` (.ci/run does).`,
+    )
+  }
+}
+
+// The shell in the session: unlock (which starts the daemon), wait until the daemon owns its bus
+// name, say where the bus is and which process serves it, then hold the session open until
+// standard input closes.
+const sessionScript = `
+printf %s "$KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1
+for _ in $(seq 1 100); do
+  pid=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
+    org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets 2>/dev/null | sed -n 's/.*uint32 \\([0-9]*\\).*/\\1/p')
+  [ -n "$pid" ] && break
+  sleep 0.1
+done
+[ -n "$pid" ] || { echo "gnome-keyring-daemon never took org.freedesktop.secrets" >&2; exit 1; }
+printf 'ready %s %s\\n' "$pid" "$DBUS_SESSION_BUS_ADDRESS"
+exec cat >/dev/null
+`
+
+export async function startSecretService(): Promise<SecretService> {
+  assertSecretServiceTools()
+  const home = await mkdtemp(join(tmpdir(), 'quire-keyring-'))
+  const sessionEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_RUNTIME_DIR: home,
+    KEYRING_PASSWORD: 'quire-test-keyring',
+  }
+  const session: ChildProcess = spawn('dbus-run-session', ['--', 'sh', '-c', sessionScript], {
+    env: sessionEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const [pid, address] = await new Promise<[number, string]>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`the Secret Service session did not start:\n${output}`)), 15_000)
+    session.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+      const found = /^ready (\d+) (\S+)$/m.exec(output)
+      if (found?.[1] && found[2]) {
+        clearTimeout(timer)
+        done([Number(found[1]), found[2]])
+      }
+    })
+    session.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+    })
+    session.once('exit', (code) => {
+      clearTimeout(timer)
+      fail(new Error(`the Secret Service session ended (${code}):\n${output}`))
+    })
+  })
+  const env = { DBUS_SESSION_BUS_ADDRESS: address }
+
+  const run = (command: string, args: readonly string[]) => {
+    const child = spawn(command, args, { env: { ...sessionEnv, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
+    return finish(child, performance.now(), { timeoutMs: 10_000 })
+  }
+  return {
+    env,
+    secretTool: (args) => run('secret-tool', args),
+    freeze(frozen) {
+      process.kill(pid, frozen ? 'SIGSTOP' : 'SIGCONT')
+    },
+    async stop() {
+      try {
+        process.kill(pid, 'SIGCONT')
+      } catch {}
+      if (session.exitCode === null) {
+        const exited = new Promise((done) => session.once('exit', done))
+        session.stdin?.end()
+        await exited
+      }
+      // The daemon leaves when its bus goes away; make sure of it before removing its files.
+      const alive = () => {
+        try {
+          process.kill(pid, 0)
+          return true
+        } catch {
+          return false
+        }
+      }
+      for (let i = 0; i < 50 && alive(); i++) await new Promise((done) => setTimeout(done, 100))
+      if (alive()) process.kill(pid, 'SIGTERM')
+      await rm(home, { recursive: true, force: true })
+    },
+  }
+}

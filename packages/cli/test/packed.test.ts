@@ -4,7 +4,7 @@
  * a running Quire.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -74,5 +74,20 @@ describe('the packed CLI, installed with npm', () => {
     const health = run(quireBin, ['--format', 'json', 'health'], { env: { AGENT_SERVICE_BASE_URL: quire.apiUrl } })
     expect(health.code, health.stderr).toBe(0)
     expect(JSON.parse(health.stdout)).toMatchObject({ status: 'ok', database: 'ok' })
+
+    // The bundle does real work too: a user's first minutes, with the installed binary.
+    const env = { AGENT_SERVICE_BASE_URL: quire.apiUrl, AGENT_SERVICE_TOKEN: await quire.token('packed@example.com') }
+    const me = JSON.parse(run(quireBin, ['--format', 'json', 'whoami'], { env }).stdout)
+    const project = { ownerUsername: me.username, slug: 'guides', title: 'Guides', icon: 'G' }
+    const created = run(quireBin, ['project', 'create', '--json', JSON.stringify(project)], { env })
+    expect(created.code, created.stderr).toBe(0)
+    writeFileSync(join(scratch, 'hello.md'), '# Hello\n\nFrom the packed CLI.\n')
+    const pushed = run(quireBin, ['--format', 'json', 'push', '--owner', me.username, '--project-slug', 'guides', '--file', 'hello.md'], { env })
+    expect(pushed.code, pushed.stderr).toBe(0)
+    const { artifact } = JSON.parse(pushed.stdout)
+    expect(artifact).toMatchObject({ slug: 'hello', title: 'Hello' })
+    expect(run(quireBin, ['artifact', 'content', '--artifact-id', artifact.id], { env }).stdout).toBe('# Hello\n\nFrom the packed CLI.\n')
+    const listed = run(quireBin, ['artifact', 'list', '--ndjson'], { env })
+    expect(listed.stdout.trim().split('\n').map((line) => JSON.parse(line).id)).toEqual([artifact.id])
   })
 })

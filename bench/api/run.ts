@@ -28,7 +28,9 @@ const root = resolve(import.meta.dirname, '../..')
 const adminUrl = process.env.QUIRE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
 function start(script: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--conditions=source', script], {
+  // QUIRE_BENCH_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles both servers.
+  const extra = (process.env.QUIRE_BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean)
+  const child = spawn(process.execPath, [...extra, '--conditions=source', script], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -116,6 +116,23 @@ describe(`versions (${engine})`, () => {
     expect(head.headers.etag).not.toBe(etag)
   })
 
+  it('serves a pinned version as the same JSON bytes every time, and still asks who may read it', async () => {
+    const { owner, artifact } = await seedArtifact(api, { publicView: true, content: '# Pinned\nnaïve café ✓\n' })
+    const url = `/api/artifacts/${artifact.id}/content?version=1`
+    const first = await api.request('GET', url)
+    const second = await api.request('GET', url)
+    expect(second.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true)
+    expect(second.json()).toMatchObject({ artifactId: artifact.id, versionNumber: 1, content: '# Pinned\nnaïve café ✓\n', type: 'md' })
+    expect(Number(second.headers['content-length'])).toBe(second.rawPayload.length)
+    // The bytes are kept; the decision is not: once private, the same read is refused.
+    const closed = await api.request('PATCH', `/api/artifacts/${artifact.id}/access`, { token: owner.token, body: { publicView: false } })
+    expect(closed.statusCode).toBe(200)
+    const anonymous = await api.request('GET', url)
+    expect(anonymous.statusCode).toBe(404)
+    expect((await api.request('GET', url, { token: owner.token })).json()).toEqual(first.json())
+  })
+
   it('marks private pinned content private in caches', async () => {
     const { owner, artifact } = await seedArtifact(api)
     const res = await api.request('GET', `/api/artifacts/${artifact.id}/content?version=1`, { token: owner.token })

@@ -82,12 +82,19 @@ describe('the packed CLI, installed with npm', () => {
     const created = run(quireBin, ['project', 'create', '--json', JSON.stringify(project)], { env })
     expect(created.code, created.stderr).toBe(0)
     writeFileSync(join(scratch, 'hello.md'), '# Hello\n\nFrom the packed CLI.\n')
-    const pushed = run(quireBin, ['--format', 'json', 'push', '--owner', me.username, '--project-slug', 'guides', '--file', 'hello.md'], { env })
+    const pushed = run(quireBin, ['--format', 'json', 'push', '--owner', me.username, '--project-slug', 'guides', '--file', 'hello.md'], {
+      env,
+    })
     expect(pushed.code, pushed.stderr).toBe(0)
     const { artifact } = JSON.parse(pushed.stdout)
     expect(artifact).toMatchObject({ slug: 'hello', title: 'Hello' })
     expect(run(quireBin, ['artifact', 'content', '--artifact-id', artifact.id], { env }).stdout).toBe('# Hello\n\nFrom the packed CLI.\n')
     const listed = run(quireBin, ['artifact', 'list', '--ndjson'], { env })
-    expect(listed.stdout.trim().split('\n').map((line) => JSON.parse(line).id)).toEqual([artifact.id])
+    expect(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+    ).toEqual([artifact.id])
   })
 })

@@ -150,6 +150,24 @@ describe('quire, every command against a running server', () => {
     expect(await json(['path', 'project', '--owner', projectOwner, '--project-slug', 'notes'])).toMatchObject({ slug: 'notes' })
   })
 
+  it('artifact create from --json on standard input', async () => {
+    const body = {
+      ownerUsername: projectOwner,
+      projectSlug: 'notes',
+      slug: 'from-json',
+      type: 'txt',
+      title: 'From JSON',
+      content: 'plain\n',
+      changelog: 'first',
+      access: { publicView: false, publicEdit: false },
+    }
+    const created = await json(['artifact', 'create', '--json', '-'], { stdin: JSON.stringify(body) })
+    expect(created).toMatchObject({ slug: 'from-json', latestVersion: 1, type: 'txt' })
+    const bad = await quire.cli(['--format', 'json', 'artifact', 'create', '--json', '{"slug":'], { env: { AGENT_SERVICE_TOKEN: ada } })
+    expect(bad.code).toBe(2)
+    expect(errorOf(bad).message).toContain('not valid JSON')
+  })
+
   it('a stale update is a conflict (exit 6) that names the latest version, and writes nothing', async () => {
     const done = await quire.cli(
       [

@@ -69,7 +69,9 @@ function commandOptions(y: Argv, spec: CommandSpec): Argv {
       describe: option.description,
       demandOption: option.required === true,
       ...(option.choices ? { choices: [...option.choices] } : {}),
-      ...(option.type === 'number' ? { requiresArg: true, coerce: wholeNumber(option.name) } : {}),
+      ...(option.type === 'number' ? { coerce: wholeNumber(option.name) } : {}),
+      // A value flag always takes the next word as its value, even `-` (standard input).
+      ...(option.type === 'string' || option.type === 'number' ? { requiresArg: true, nargs: 1 } : {}),
     })
   }
   if (spec.destructive) y.option('yes', { type: 'boolean', alias: 'y', describe: 'Do it without asking' })
@@ -311,6 +313,8 @@ function usageMessage(message: string): string {
   }
   const unknown = /^Unknown arguments?: (.+)$/m.exec(message)
   if (unknown) return `Unknown ${message.includes('arguments:') ? 'arguments' : 'argument'}: ${unknown[1]}.`
+  const valueless = /^Not enough arguments following: (.+)$/m.exec(message)
+  if (valueless) return `--${valueless[1]} needs a value.`
   if (message.startsWith('Did you mean')) return `Unknown command. ${message}`
   return message
 }

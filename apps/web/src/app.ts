@@ -6,6 +6,7 @@ import { createDevProvider, type DevProvider } from './dev-oidc/provider.ts'
 import type { WebEnv } from './env.ts'
 import { type OidcClientSettings, relyingParty } from './oidc/relying-party.ts'
 import { handleError, handleNotFound } from './plugins/problem.ts'
+import { registerWebRateLimit } from './plugins/rate-limit.ts'
 import { registerSecurityHeaders } from './plugins/security-headers.ts'
 import { registerSessions } from './plugins/sessions.ts'
 import { registerHomeRoutes } from './routes/home.ts'
@@ -24,6 +25,8 @@ export interface WebAppOptions {
   readonly production: boolean
   readonly logger?: FastifyServerOptions['logger']
   readonly logRequests?: boolean
+  /** Per-address limits on registration, tokens and sign-in (default on; RATE_LIMIT_ENABLED=false turns them off). */
+  readonly rateLimit?: boolean
 }
 
 /** The web app's options from its environment (the session secret is resolved separately: see session-secret.ts). */
@@ -40,6 +43,15 @@ export function webAppOptions(env: WebEnv, sessionSecret: string): WebAppOptions
     logger: { level: env.LOG_LEVEL },
     logRequests: env.LOG_REQUESTS,
   }
+}
+
+/** The web app's options for a server process, given the runtime's environment too (RATE_LIMIT_ENABLED is shared with the API). */
+export function serverWebAppOptions(
+  env: WebEnv,
+  runtimeEnv: { readonly RATE_LIMIT_ENABLED: boolean },
+  sessionSecret: string,
+): WebAppOptions {
+  return { ...webAppOptions(env, sessionSecret), rateLimit: runtimeEnv.RATE_LIMIT_ENABLED }
 }
 
 /**
@@ -66,6 +78,7 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   app.setNotFoundHandler(handleNotFound)
   registerSecurityHeaders(app, { https: secure })
   await app.register(formbody)
+  if (options.rateLimit !== false) await registerWebRateLimit(app)
   const sessions = await registerSessions(app, { runtime, sessionSecret: options.sessionSecret, secure })
 
   const rp = relyingParty({

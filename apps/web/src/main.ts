@@ -1,5 +1,5 @@
 import { createRuntime } from '@quire/api'
-import { buildWebApp, webAppOptions } from './app.ts'
+import { buildWebApp, serverWebAppOptions } from './app.ts'
 import { readServerEnv } from './env.ts'
 import { closeOnSignals } from './lifecycle.ts'
 import { sessionSecretOf } from './session-secret.ts'
@@ -19,7 +19,7 @@ if (!runtimeEnv.DATABASE_URL) {
 const runtime = await createRuntime(runtimeEnv)
 let web: Awaited<ReturnType<typeof buildWebApp>>
 try {
-  web = await buildWebApp(runtime, webAppOptions(webEnv, sessionSecretOf(webEnv)))
+  web = await buildWebApp(runtime, serverWebAppOptions(webEnv, runtimeEnv, sessionSecretOf(webEnv)))
 } catch (error) {
   await runtime.close()
   throw error

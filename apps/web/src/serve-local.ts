@@ -1,6 +1,6 @@
 import { buildApp, createRuntime, edgeOptions, operatorSocketPath, type Runtime, startAuditPruning, startOperatorSocket } from '@quire/api'
 import { DatabaseInUseError } from '@quire/storage'
-import { buildWebApp, webAppOptions } from './app.ts'
+import { buildWebApp, serverWebAppOptions } from './app.ts'
 import { readServerEnv } from './env.ts'
 import { closeOnSignals } from './lifecycle.ts'
 import { sessionSecretOf } from './session-secret.ts'
@@ -30,7 +30,7 @@ try {
     serverUrl: apiUrl,
     ...edgeOptions(apiEnv),
   })
-  web = await buildWebApp(runtime, { ...webAppOptions(webEnv, sessionSecretOf(webEnv)), apiUrl: webEnv.API_URL ?? apiUrl })
+  web = await buildWebApp(runtime, { ...serverWebAppOptions(webEnv, apiEnv, sessionSecretOf(webEnv)), apiUrl: webEnv.API_URL ?? apiUrl })
 } catch (error) {
   // A refused configuration (the development provider in production, say) still releases the database.
   await runtime.close()

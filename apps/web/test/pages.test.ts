@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { webRateLimits } from '../src/plugins/rate-limit.ts'
 import { startTestWeb, type TestWeb } from './helper.ts'
 
 let web: TestWeb
@@ -119,5 +120,39 @@ describe('the sign-in flow, over HTTP', () => {
     const res = await fetch(`${web.url}/dev-oidc/interaction/unknown-uid`, { headers: asBrowser })
     expect(res.status).toBe(400)
     expect(await res.text()).toContain('Sign-in expired')
+  })
+})
+
+describe('rate limits on what anyone can call', () => {
+  it('caps client registrations per address, answering 429 in OAuth shape with Retry-After', async () => {
+    const register = () =>
+      web.app.inject({
+        method: 'POST',
+        url: '/oauth2/register',
+        remoteAddress: '203.0.113.9',
+        payload: { client_name: 'Flood', redirect_uris: ['http://127.0.0.1/cb'] },
+      })
+    for (let i = 0; i < webRateLimits.registration.max; i++) expect((await register()).statusCode).toBe(201)
+    const refused = await register()
+    expect(refused.statusCode).toBe(429)
+    expect(refused.json()).toMatchObject({ error: 'rate_limited' })
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+    // Another address still gets through.
+    const other = await web.app.inject({
+      method: 'POST',
+      url: '/oauth2/register',
+      remoteAddress: '203.0.113.10',
+      payload: { client_name: 'Other', redirect_uris: ['http://127.0.0.1/cb'] },
+    })
+    expect(other.statusCode).toBe(201)
+  })
+
+  it('caps sign-in starts per address with a page for people', async () => {
+    const start = () => web.app.inject({ url: '/login', remoteAddress: '203.0.113.20', headers: asBrowser })
+    for (let i = 0; i < webRateLimits.signIn.max; i++) expect((await start()).statusCode).toBe(303)
+    const refused = await start()
+    expect(refused.statusCode).toBe(429)
+    expect(refused.headers['content-type']).toContain('text/html')
+    expect(refused.body).toContain('Too many requests')
   })
 })

@@ -13,6 +13,7 @@ import {
   revokeOAuthToken,
 } from '@quire/core'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { webRateLimits } from '../plugins/rate-limit.ts'
 import { consentPage, refusalPage } from './pages.ts'
 
 /** What the OAuth routes need from the web app around them: who is signed in, CSRF, and page rendering. */
@@ -47,7 +48,8 @@ function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
  * The JSON endpoints answer clients, not the browser's session: a cookie that happens to come
  * along is ignored (no session lookup, no CSRF rule), and errors keep RFC 6749's shape.
  */
-const clientEndpoint = { config: { session: false } } as const
+const clientEndpoint = { config: { session: false, rateLimit: webRateLimits.tokens } } as const
+const registration = { config: { session: false, rateLimit: webRateLimits.registration } } as const
 
 /** Discovery documents and the JSON endpoints are for clients on any origin. */
 function openToAnyOrigin(reply: FastifyReply): void {
@@ -83,7 +85,7 @@ export function registerOAuthServer(app: FastifyInstance, deps: CoreDeps, config
       .header('access-control-max-age', '7200')
       .send()
   })
-  app.post('/oauth2/register', clientEndpoint, async (request, reply) => {
+  app.post('/oauth2/register', registration, async (request, reply) => {
     openToAnyOrigin(reply)
     const result = await registerOAuthClient(deps, request.body)
     if (!result.ok) return sendOAuthError(reply, result.error)

@@ -1,6 +1,7 @@
 import { type ErrorCode, errorCodes, problemType, statusOf } from '@quire/core'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { errorPage } from '../pages/error-page.ts'
+import { TooManyRequests } from './rate-limit.ts'
 
 /** Sends an RFC 9457 problem, the same shape as the API's. */
 export function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string): FastifyReply {
@@ -40,6 +41,13 @@ export function sendFailure(
 /** The app-wide error handler: client mistakes keep their status, anything else is a 500 without a stack. */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const status = error.statusCode ?? 500
+  if (error instanceof TooManyRequests) {
+    reply.header('retry-after', String(error.retryAfterSeconds))
+    // OAuth clients read RFC 6749's error shape; people and other callers get a page or a problem.
+    if (request.url.startsWith('/oauth2/') && request.method === 'POST' && !request.url.startsWith('/oauth2/authorize'))
+      return reply.code(429).header('cache-control', 'no-store').send({ error: 'rate_limited', error_description: error.message })
+    return sendFailure(request, reply, { code: 'rate_limited', title: 'Too many requests', message: error.message })
+  }
   if (status >= 500) {
     request.log.error({ err: error }, 'unhandled error')
     return sendFailure(request, reply, {

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { clearPendingSignIn, readPendingSignIn, savePendingSignIn } from '../oidc/pending-cookie.ts'
 import { type RelyingParty, SignInFailure } from '../oidc/relying-party.ts'
 import { errorPage } from '../pages/error-page.ts'
+import { webRateLimits } from '../plugins/rate-limit.ts'
 import type { SessionCookies } from '../plugins/sessions.ts'
 import { safeReturnTo } from '../return-to.ts'
 
@@ -20,7 +21,7 @@ export interface SignInRouteOptions {
 export function registerSignInRoutes(app: FastifyInstance, options: SignInRouteOptions): void {
   const { runtime, relyingParty, sessions, webUrl, secure } = options
 
-  app.get('/login', async (request, reply) => {
+  app.get('/login', { config: { rateLimit: webRateLimits.signIn } }, async (request, reply) => {
     const returnTo = safeReturnTo((request.query as Record<string, unknown>).return_to)
     if (request.session) return reply.redirect(returnTo, 303)
     try {
@@ -32,7 +33,7 @@ export function registerSignInRoutes(app: FastifyInstance, options: SignInRouteO
     }
   })
 
-  app.get('/auth/callback', async (request, reply) => {
+  app.get('/auth/callback', { config: { rateLimit: webRateLimits.signIn } }, async (request, reply) => {
     const pending = readPendingSignIn(request)
     clearPendingSignIn(reply, secure)
     if (!pending)

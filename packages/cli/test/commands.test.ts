@@ -330,7 +330,7 @@ describe('quire, failures and conventions', () => {
     expect(done.code).toBe(3)
     expect(done.stderr).toContain('Bearer [redacted]')
     expect(done.stderr).not.toContain(ada)
-    expect(done.stderr).toMatch(/at .*\.ts:\d+/)
+    expect(done.stderr).toMatch(/\n\s+at .+:\d+:\d+/)
   })
 
   it('colour only on a terminal, and never with NO_COLOR', async () => {
@@ -355,8 +355,8 @@ describe('quire, failures and conventions', () => {
 /** `quire project list` under a pseudo-terminal (util-linux `script`), returning what it printed. */
 async function runInPty(envAssignments: string): Promise<string> {
   const { spawnSync } = await import('node:child_process')
-  const { cliSource } = await import('./quire-process.ts')
-  const command = `env -i PATH="${process.env.PATH}" HOME="${quire.home}" ${envAssignments} "${process.execPath}" --conditions=source "${cliSource}" project list`
+  const { cliEntry } = await import('./quire-process.ts')
+  const command = `env -i PATH="${process.env.PATH}" HOME="${quire.home}" ${envAssignments} "${process.execPath}" --conditions=source "${cliEntry}" project list`
   const result = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', timeout: 20_000 })
   return result.stdout
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../../../tooling/vitest/chromium.ts'
-import { cliSource, type Finished, finish, type Quire, startQuire } from './quire-process.ts'
+import { cliEntry, type Finished, finish, type Quire, startQuire } from './quire-process.ts'
 import { type SecretService, startSecretService } from './secret-service.ts'
 
 let quire: Quire
@@ -63,7 +63,7 @@ interface BrowserLogin {
  * and answers the consent page.
  */
 async function loginInBrowser(options: { email?: string; decision?: 'approve' | 'deny' } = {}): Promise<BrowserLogin> {
-  const child = spawn(process.execPath, ['--conditions=source', cliSource, 'login', '--format', 'json'], {
+  const child = spawn(process.execPath, ['--conditions=source', cliEntry, 'login', '--format', 'json'], {
     env: cliEnv(),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
@@ -217,7 +217,7 @@ describe('quire login through the browser', () => {
 
   it('Ctrl-C while waiting for the browser cancels with exit 130 and stores nothing new', async () => {
     const kept = await storedSecret()
-    const child = spawn(process.execPath, ['--conditions=source', cliSource, 'login'], { env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--conditions=source', cliEntry, 'login'], { env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] })
     const finished = finish(child, performance.now(), { timeoutMs: 30_000 })
     let stderr = ''
     await new Promise<void>((done) => {

@@ -11,8 +11,12 @@ import { join, resolve } from 'node:path'
 const repo = resolve(import.meta.dirname, '../../..')
 const serveLocal = join(repo, 'apps/web/src/serve-local.ts')
 const adminScript = join(repo, 'apps/api/src/admin.ts')
-/** The CLI from source (Node strips the types); the packed-install test runs the built one. */
-export const cliSource = join(repo, 'packages/cli/src/bin.ts')
+/**
+ * The CLI the tests run: the built bundle, exactly what npm installs, when QUIRE_TEST_CLI=built
+ * (the README's test line builds first and sets it); otherwise the sources (Node strips the types).
+ */
+export const cliEntry =
+  process.env.QUIRE_TEST_CLI === 'built' ? join(repo, 'packages/cli/dist/bin.js') : join(repo, 'packages/cli/src/bin.ts')
 
 import { freePort } from '../../../tooling/vitest/free-port.ts'
 
@@ -133,7 +137,7 @@ export async function startQuire(): Promise<Quire> {
       return done.stdout.trim()
     },
     cli(args, options = {}) {
-      return runNode([cliSource, ...args], {
+      return runNode([cliEntry, ...args], {
         env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), AGENT_SERVICE_BASE_URL: apiUrl, ...options.env },
         ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
 import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/api'
 import type { FastifyInstance } from 'fastify'
 import type { BrowserContext, Page } from 'playwright-core'
@@ -81,4 +82,29 @@ export async function sessionSecretIn(context: BrowserContext, web: TestWeb): Pr
   if (!cookie) return null
   const unsigned = web.app.unsignCookie(decodeURIComponent(cookie.value))
   return unsigned.valid ? unsigned.value : null
+}
+
+/** A native client's loopback redirect listener (RFC 8252), as a CLI runs one. */
+export interface LoopbackListener {
+  readonly redirectUri: string
+  /** Where the browser was last sent back to (its /callback, not its /favicon.ico). */
+  landed: URL | null
+  close(): Promise<void>
+}
+
+export async function startLoopbackListener(): Promise<LoopbackListener> {
+  const port = await freePort()
+  const redirectUri = `http://127.0.0.1:${port}/callback`
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', redirectUri)
+    if (url.pathname === '/callback') listener.landed = url
+    res.end('You can close this window.')
+  })
+  const listener: LoopbackListener = {
+    redirectUri,
+    landed: null,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  }
+  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
+  return listener
 }

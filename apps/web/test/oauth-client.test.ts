@@ -5,42 +5,31 @@
  * token on the API, refreshes, and revokes. Then what the provider vouches for: invitations and
  * viewer emails go by the verified email a person signed in with; an unverified one never signs in.
  */
-import { createServer, type Server } from 'node:http'
 import * as oidc from 'openid-client'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { type LoopbackListener, launchChromium, signInWithBrowser, startLoopbackListener, startTestWeb, type TestWeb } from './helper.ts'
 
 let web: TestWeb
 let browser: Browser
-let listener: Server
-/** Where the browser was last sent back to on the client's loopback listener (RFC 8252). */
-let landed: URL | null = null
-let redirectUri = ''
+let loopback: LoopbackListener
 
 beforeAll(async () => {
   web = await startTestWeb({ api: true })
   browser = await launchChromium()
-  const port = await freePort()
-  redirectUri = `http://127.0.0.1:${port}/callback`
-  listener = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', redirectUri)
-    if (url.pathname === '/callback') landed = url
-    res.end('You can close this window.')
-  })
-  await new Promise<void>((done) => listener.listen(port, '127.0.0.1', done))
+  loopback = await startLoopbackListener()
 })
 afterAll(async () => {
   await browser?.close()
   await web?.close()
-  if (listener) await new Promise((done) => listener.close(done))
+  await loopback?.close()
 })
 
 /** Discovery and dynamic registration, as an MCP host or the CLI does on first contact. */
 async function registerClient(): Promise<oidc.Configuration> {
   return oidc.dynamicClientRegistration(
     new URL(web.url),
-    { client_name: 'Scripted client', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' },
+    { client_name: 'Scripted client', redirect_uris: [loopback.redirectUri], token_endpoint_auth_method: 'none' },
     oidc.None(),
     // RFC 8414 metadata (not OpenID discovery); plain http is allowed on loopback in tests only.
     { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
@@ -52,7 +41,7 @@ async function authorize(config: oidc.Configuration, email: string) {
   const verifier = oidc.randomPKCECodeVerifier()
   const state = oidc.randomState()
   const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
+    redirect_uri: loopback.redirectUri,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
@@ -62,15 +51,15 @@ async function authorize(config: oidc.Configuration, email: string) {
   try {
     const page = await context.newPage()
     await signInWithBrowser(page, web, email)
-    landed = null
+    loopback.landed = null
     await page.goto(url.href)
     await page.getByText('Scripted client').first().waitFor()
-    await Promise.all([page.waitForURL((to) => to.href.startsWith(redirectUri)), page.click('button[value="approve"]')])
+    await Promise.all([page.waitForURL((to) => to.href.startsWith(loopback.redirectUri)), page.click('button[value="approve"]')])
   } finally {
     await context.close()
   }
-  if (landed === null) throw new Error('the browser never came back to the client')
-  return oidc.authorizationCodeGrant(config, landed, { pkceCodeVerifier: verifier, expectedState: state })
+  if (loopback.landed === null) throw new Error('the browser never came back to the client')
+  return oidc.authorizationCodeGrant(config, loopback.landed, { pkceCodeVerifier: verifier, expectedState: state })
 }
 
 async function api(token: string, method: string, path: string, body?: unknown) {

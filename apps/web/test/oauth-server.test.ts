@@ -4,34 +4,23 @@
  * a CLI or an MCP host sends it. Failures must be RFC 6749 errors.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { type LoopbackListener, launchChromium, signInWithBrowser, startLoopbackListener, startTestWeb, type TestWeb } from './helper.ts'
 
 let web: TestWeb
 let browser: Browser
-/** The client's loopback listener (RFC 8252), as a CLI runs one: it records where it was sent. */
-let listener: Server
-let landed: URL | null = null
-let redirectUri = ''
+let loopback: LoopbackListener
 
 beforeAll(async () => {
   web = await startTestWeb()
   browser = await launchChromium()
-  const port = await freePort()
-  redirectUri = `http://127.0.0.1:${port}/callback`
-  listener = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', redirectUri)
-    if (url.pathname === '/callback') landed = url // not the browser's /favicon.ico
-    res.end('You can close this window.')
-  })
-  await new Promise<void>((done) => listener.listen(port, '127.0.0.1', done))
+  loopback = await startLoopbackListener()
 })
 afterAll(async () => {
   await browser?.close()
   await web?.close()
-  if (listener) await new Promise((done) => listener.close(done))
+  await loopback?.close()
 })
 
 async function post(path: string, body: Record<string, string>, type: 'form' | 'json' = 'form') {
@@ -67,7 +56,7 @@ async function authorize(clientId: string, challenge: string, options: { resourc
     await signInWithBrowser(page, web, options.email ?? 'oauth.person@example.com')
     const query = new URLSearchParams({
       client_id: clientId,
-      redirect_uri: redirectUri,
+      redirect_uri: loopback.redirectUri,
       response_type: 'code',
       code_challenge: challenge,
       code_challenge_method: 'S256',
@@ -75,11 +64,11 @@ async function authorize(clientId: string, challenge: string, options: { resourc
       scope: 'artifacts:read artifacts:create',
       ...(options.resource ? { resource: options.resource } : {}),
     })
-    landed = null
+    loopback.landed = null
     await page.goto(`${web.url}/oauth2/authorize?${query}`)
     await page.getByText('Test CLI').first().waitFor()
-    await Promise.all([page.waitForURL((url) => url.href.startsWith(redirectUri)), page.click('button[value="approve"]')])
-    const url = landed as URL | null
+    await Promise.all([page.waitForURL((url) => url.href.startsWith(loopback.redirectUri)), page.click('button[value="approve"]')])
+    const url = loopback.landed as URL | null
     if (url === null) throw new Error('no redirect')
     expect(url.searchParams.get('state')).toBe('xyz')
     expect(url.searchParams.get('iss')).toBe(web.url)
@@ -109,7 +98,7 @@ describe('the OAuth 2.1 authorization server', () => {
     const clientId = await register()
     const { verifier, challenge } = pkce()
     const code = await authorize(clientId, challenge)
-    const exchange = { grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: redirectUri }
+    const exchange = { grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: loopback.redirectUri }
 
     const wrong = await post('/oauth2/token', { ...exchange, code_verifier: 'w'.repeat(43) })
     expect(wrong.status).toBe(400)
@@ -146,7 +135,7 @@ describe('the OAuth 2.1 authorization server', () => {
       grant_type: 'authorization_code',
       client_id: 'cli_nobody',
       code: 'x',
-      redirect_uri: redirectUri,
+      redirect_uri: loopback.redirectUri,
       code_verifier: 'v'.repeat(43),
     })
     expect(unknown.status).toBe(401)
@@ -158,13 +147,13 @@ describe('the OAuth 2.1 authorization server', () => {
       grant_type: 'authorization_code',
       client_id: clientId,
       code,
-      redirect_uri: redirectUri.replace('/callback', '/other'),
+      redirect_uri: loopback.redirectUri.replace('/callback', '/other'),
       code_verifier: verifier,
     })
     expect(mismatched.body.error).toBe('invalid_grant')
     expect((await post('/oauth2/token', { grant_type: 'password' })).body.error).toBe('unsupported_grant_type')
     const noPkce = await fetch(
-      `${web.url}/oauth2/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(redirectUri)}&response_type=code&state=s`,
+      `${web.url}/oauth2/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(loopback.redirectUri)}&response_type=code&state=s`,
       { redirect: 'manual' },
     )
     expect(noPkce.status).toBe(302)
@@ -190,7 +179,7 @@ describe('the OAuth 2.1 authorization server', () => {
         grant_type: 'authorization_code',
         client_id: clientId,
         code,
-        redirect_uri: redirectUri,
+        redirect_uri: loopback.redirectUri,
         code_verifier: verifier,
       })
     ).body

@@ -1,17 +1,9 @@
-import type { PrincipalUser } from '@quire/core'
+import type { EnsureUserCommand, PrincipalUser } from '@quire/core'
 import type { Transaction } from 'kysely'
 import type { Database } from '../schema.ts'
 
-/** What a new user is made of; the ids and the clock are the caller's. */
-export interface NewUser {
-  readonly email: string
-  readonly emailVerified: boolean
-  /** Usernames to try in order; the first free one becomes the personal workspace slug. */
-  readonly usernameCandidates: readonly string[]
-  readonly userId: string
-  readonly workspaceId: string
-  readonly at: Date
-}
+/** What a new user is made of (the port's command without its audit event, which the caller writes). */
+export type NewUser = Omit<EnsureUserCommand, 'audit'>
 
 /**
  * Creates a user with a personal workspace they own, inside the caller's transaction (which also

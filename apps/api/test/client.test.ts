@@ -1,6 +1,6 @@
-import { createServer } from 'node:net'
 import { createClient, isQuireApiError, type QuireClient, QuireNetworkError } from '@quire/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../../../tooling/vitest/free-port.ts'
 import { count, engine, startTestApi, type TestApi } from './helper.ts'
 
 /**
@@ -174,20 +174,10 @@ describe(`@quire/client against the API over HTTP (${engine})`, () => {
   })
 
   it('reports a server that is not there as a network error', async () => {
-    const port = await closedPort()
+    const port = await freePort()
     const client = createClient({ baseUrl: `http://127.0.0.1:${port}` })
     const error = await rejection(client.ops.health())
     expect(error).toBeInstanceOf(QuireNetworkError)
     expect(error).toMatchObject({ kind: 'network', status: null, operationId: 'health' })
   })
 })
-
-/** A local port that nothing listens on (taken, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const address = server.address()
-  await new Promise<void>((done) => server.close(() => done()))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}

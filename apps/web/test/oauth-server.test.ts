@@ -104,6 +104,8 @@ describe('the OAuth 2.1 authorization server', () => {
     expect(wrong.status).toBe(400)
     expect(wrong.body.error).toBe('invalid_grant')
     // The wrong verifier used the code up: a code is good for one attempt only.
+    const retried = await post('/oauth2/token', { ...exchange, code_verifier: verifier })
+    expect(retried.body.error).toBe('invalid_grant')
     const code2 = await authorize(clientId, challenge)
     const tokens = await post('/oauth2/token', { ...exchange, code: code2, code_verifier: verifier })
     expect(tokens.status).toBe(200)

@@ -36,20 +36,19 @@ describe('signing in through the development provider, in Chromium', () => {
     const cookie = (await context.cookies(web.url)).find((c) => c.name === 'quire_session')
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', secure: false })
 
-    // What GET /api/profile/me answers for this session's credential.
+    // What the web app's pages see for this session's cookie.
     const secret = await sessionSecretIn(context, web)
     expect(secret).toMatch(/^qss_/)
-    const caller = {
-      credential: {
-        secretHash: createHash('sha256')
-          .update(secret ?? '')
-          .digest('hex'),
-      },
-      surface: 'web' as const,
-    }
-    const profile = await getProfile(web.runtime.deps, caller)
+    const secretHash = createHash('sha256')
+      .update(secret ?? '')
+      .digest('hex')
+    const profile = await getProfile(web.runtime.deps, { credential: { secretHash, sessionCookie: true }, surface: 'web' })
     expect(profile.ok).toBe(true)
     expect(profile.ok && profile.value).toMatchObject({ email: 'ada.lovelace@example.com', emailVerified: true })
+    // The same secret sent as a bearer token (as the API receives credentials) is refused: a
+    // stolen cookie is not an API key.
+    const asBearer = await getProfile(web.runtime.deps, { credential: { secretHash }, surface: 'api' })
+    expect(asBearer.ok ? 'accepted' : asBearer.error.code).toBe('invalid_token')
   })
 
   it('signing in again as the same person finds the same user, with a new session', async () => {
@@ -65,7 +64,9 @@ describe('signing in through the development provider, in Chromium', () => {
     await other.close()
 
     expect(second).not.toBe(first)
-    expect(firstUser?.kind === 'session' && firstUser.user.id).toBe(secondUser?.kind === 'session' && secondUser.user.id)
+    expect(firstUser).toMatchObject({ kind: 'session', user: { email: 'grace@example.com' } })
+    const firstId = firstUser?.kind === 'session' ? firstUser.user.id : 'no first user'
+    expect(secondUser).toMatchObject({ kind: 'session', user: { id: firstId } })
   })
 
   it('refuses POST /logout without the CSRF token (403 problem+json), then signs out with it', async () => {

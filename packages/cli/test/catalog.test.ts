@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { operations } from '@quire/core/contract'
 import { Value } from 'typebox/value'
 import { describe, expect, it } from 'vitest'
 import { commands } from '../src/registry/commands.ts'
@@ -125,14 +126,12 @@ describe('quire schema', () => {
     expect(mutating).toEqual(expect.arrayContaining(['push', 'artifact delete', 'login', 'logout']))
   })
 
-  it('--version prints the version alone; after artifact content it is the artifact version', async () => {
+  it('after artifact content, --version is the artifact version: a whole number (bin.js answers the client version elsewhere)', async () => {
     const done = await run(['artifact', 'content', '--artifact-id', 'a', '--version', 'x'])
     expect(done.code).toBe(2)
     expect(done.stderr).toContain('--version')
   })
 })
-
-import { operations } from '@quire/core/contract'
 
 function methodOf(id: keyof typeof operations): string {
   return operations[id].method

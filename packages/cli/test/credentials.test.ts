@@ -18,7 +18,15 @@ let bob = ''
 let carol = ''
 
 beforeAll(async () => {
-  ;[quire, keyring] = await Promise.all([startQuire(), startSecretService()])
+  // Each is kept as soon as it is up, so that afterAll stops it even when the other failed to start.
+  await Promise.all([
+    startQuire().then((started) => {
+      quire = started
+    }),
+    startSecretService().then((started) => {
+      keyring = started
+    }),
+  ])
   ada = await quire.token('ada@example.com')
   bob = await quire.token('bob@example.com')
   carol = await quire.token('carol@example.com')

@@ -21,11 +21,17 @@ let browser: Browser
 let person: BrowserContext
 
 beforeAll(async () => {
-  ;[quire, keyring, browser] = await Promise.all([
-    startQuire(),
-    startSecretService(),
-    // Running as root in a container: Chromium's sandbox is not available.
-    launchChromium(),
+  // Each is kept as soon as it is up, so that afterAll stops it even when another failed to start.
+  await Promise.all([
+    startQuire().then((started) => {
+      quire = started
+    }),
+    startSecretService().then((started) => {
+      keyring = started
+    }),
+    launchChromium().then((started) => {
+      browser = started
+    }),
   ])
   person = await browser.newContext()
 }, 120_000)
@@ -36,16 +42,7 @@ afterAll(async () => {
 })
 
 /** The environment of `quire` in the keyring's session: what quire.cli gives it, plus the bus. */
-function cliEnv(): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    LANG: 'C.UTF-8',
-    HOME: quire.home,
-    XDG_CONFIG_HOME: join(quire.home, '.config'),
-    AGENT_SERVICE_BASE_URL: quire.apiUrl,
-    ...keyring.env,
-  }
-}
+const cliEnv = () => quire.cliEnv(keyring.env)
 
 function inSession(args: readonly string[], env: Record<string, string> = {}): Promise<Finished> {
   return quire.cli(args, { env: { ...keyring.env, ...env } })
@@ -118,7 +115,7 @@ async function profileStatus(token: string): Promise<number> {
   return (await fetch(`${quire.apiUrl}/api/profile/me`, { headers: { authorization: `Bearer ${token}` } })).status
 }
 
-describe('quire login through the browser', () => {
+describe('quire login through the browser', { timeout: 120_000 }, () => {
   it('signs in with PKCE and a loopback redirect, keeps the tokens in the Secret Service, and a new process is that person', async () => {
     const { done, url } = await loginInBrowser({ email: 'dora@example.com' })
     expect(done.code, done.stderr).toBe(0)
@@ -170,6 +167,8 @@ describe('quire login through the browser', () => {
     const whoami = await inSession(['whoami', '--format', 'json'])
     expect(JSON.parse(whoami.stdout).email).toBe('dora@example.com')
     const after = await storedSecret()
+    expect(before).toMatchObject({ accessToken: expect.stringMatching(/^qat_/), refreshToken: expect.stringMatching(/^qrt_/) })
+    expect(after).toMatchObject({ accessToken: expect.stringMatching(/^qat_/), refreshToken: expect.stringMatching(/^qrt_/) })
     expect(after?.accessToken).not.toBe(before?.accessToken)
     expect(after?.refreshToken).not.toBe(before?.refreshToken)
     expect(Date.parse((await metadataFile()).credentials[quire.apiUrl]?.expiresAt ?? '') - Date.now()).toBeGreaterThan(50 * 60_000)
@@ -220,12 +219,16 @@ describe('quire login through the browser', () => {
     const child = spawn(process.execPath, ['--conditions=source', cliEntry, 'login'], { env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] })
     const finished = finish(child, performance.now(), { timeoutMs: 30_000 })
     let stderr = ''
-    await new Promise<void>((done) => {
+    const waiting = new Promise<void>((done) => {
       child.stderr?.on('data', (chunk: Buffer) => {
         stderr += chunk.toString('utf8')
         if (stderr.includes('Waiting for the sign-in')) done()
       })
     })
+    const ended = finished.then((early) => {
+      throw new Error(`quire login ended before waiting for the browser (${early.code}): ${early.stderr}`)
+    })
+    await Promise.race([waiting, ended])
     child.kill('SIGINT')
     const done = await finished
     expect(done.code).toBe(130)

@@ -3,13 +3,13 @@
  * prefix (its dependencies from the registry), then `quire --version` and `quire health` against
  * a running Quire.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Quire, startQuire } from './quire-process.ts'
+import { type Finished, finish, type Quire, startQuire } from './quire-process.ts'
 
 const packageDir = resolve(import.meta.dirname, '..')
 let quire: Quire
@@ -31,27 +31,27 @@ function networkEnv(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => keep.test(e[0]) && e[1] !== undefined))
 }
 
-function run(command: string, args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const result = spawnSync(command, args, {
+/** Runs a program to its end without blocking the test's event loop (npm may take a while). */
+function run(command: string, args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Finished> {
+  const child = spawn(command, args, {
     cwd: options.cwd ?? scratch,
-    encoding: 'utf8',
-    timeout: 120_000,
     // The machine's network settings (proxy, CA bundle: npm needs them to reach the registry), not
     // its Quire settings; a private npm cache, so the install is a first install.
     env: { ...networkEnv(), HOME: scratch, npm_config_cache: join(scratch, 'npm-cache'), ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
   })
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+  return finish(child, performance.now(), { timeoutMs: 180_000 })
 }
 
-describe('the packed CLI, installed with npm', () => {
+describe('the packed CLI, installed with npm', { timeout: 300_000 }, () => {
   it('installs into a fresh prefix and answers --version and health', async () => {
-    const packed = run('npm', ['pack', '--pack-destination', scratch, '--loglevel=error'], { cwd: packageDir })
+    const packed = await run('npm', ['pack', '--pack-destination', scratch, '--loglevel=error'], { cwd: packageDir })
     expect(packed.code, packed.stderr).toBe(0)
     const tarball = (await readdir(scratch)).find((f) => f.endsWith('.tgz'))
     expect(tarball).toBeDefined()
 
     const prefix = join(scratch, 'prefix')
-    const installed = run('npm', [
+    const installed = await run('npm', [
       'install',
       '-g',
       '--prefix',
@@ -68,28 +68,34 @@ describe('the packed CLI, installed with npm', () => {
     expect(existsSync(join(prefix, 'lib/node_modules/@quire/cli/node_modules/@quire'))).toBe(false)
 
     const quireBin = join(prefix, 'bin/quire')
-    const version = run(quireBin, ['--version'])
+    const version = await run(quireBin, ['--version'])
     expect(version.code).toBe(0)
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).version)
-    const health = run(quireBin, ['--format', 'json', 'health'], { env: { AGENT_SERVICE_BASE_URL: quire.apiUrl } })
+    const health = await run(quireBin, ['--format', 'json', 'health'], { env: { AGENT_SERVICE_BASE_URL: quire.apiUrl } })
     expect(health.code, health.stderr).toBe(0)
     expect(JSON.parse(health.stdout)).toMatchObject({ status: 'ok', database: 'ok' })
 
     // The bundle does real work too: a user's first minutes, with the installed binary.
     const env = { AGENT_SERVICE_BASE_URL: quire.apiUrl, AGENT_SERVICE_TOKEN: await quire.token('packed@example.com') }
-    const me = JSON.parse(run(quireBin, ['--format', 'json', 'whoami'], { env }).stdout)
+    const me = JSON.parse((await run(quireBin, ['--format', 'json', 'whoami'], { env })).stdout)
     const project = { ownerUsername: me.username, slug: 'guides', title: 'Guides', icon: 'G' }
-    const created = run(quireBin, ['project', 'create', '--json', JSON.stringify(project)], { env })
+    const created = await run(quireBin, ['project', 'create', '--json', JSON.stringify(project)], { env })
     expect(created.code, created.stderr).toBe(0)
     writeFileSync(join(scratch, 'hello.md'), '# Hello\n\nFrom the packed CLI.\n')
-    const pushed = run(quireBin, ['--format', 'json', 'push', '--owner', me.username, '--project-slug', 'guides', '--file', 'hello.md'], {
-      env,
-    })
+    const pushed = await run(
+      quireBin,
+      ['--format', 'json', 'push', '--owner', me.username, '--project-slug', 'guides', '--file', 'hello.md'],
+      {
+        env,
+      },
+    )
     expect(pushed.code, pushed.stderr).toBe(0)
     const { artifact } = JSON.parse(pushed.stdout)
     expect(artifact).toMatchObject({ slug: 'hello', title: 'Hello' })
-    expect(run(quireBin, ['artifact', 'content', '--artifact-id', artifact.id], { env }).stdout).toBe('# Hello\n\nFrom the packed CLI.\n')
-    const listed = run(quireBin, ['artifact', 'list', '--ndjson'], { env })
+    expect((await run(quireBin, ['artifact', 'content', '--artifact-id', artifact.id], { env })).stdout).toBe(
+      '# Hello\n\nFrom the packed CLI.\n',
+    )
+    const listed = await run(quireBin, ['artifact', 'list', '--ndjson'], { env })
     expect(
       listed.stdout
         .trim()

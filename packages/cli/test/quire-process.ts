@@ -19,6 +19,7 @@ export const cliEntry =
   process.env.QUIRE_TEST_CLI === 'built' ? join(repo, 'packages/cli/dist/bin.js') : join(repo, 'packages/cli/src/bin.ts')
 
 import { freePort } from '../../../tooling/vitest/free-port.ts'
+import { spawnNode, untilHealthy } from '../../../tooling/vitest/node-process.ts'
 
 export { freePort }
 
@@ -77,19 +78,9 @@ export interface Quire {
   cli(args: readonly string[], options?: { env?: Record<string, string>; stdin?: string; timeoutMs?: number }): Promise<Finished>
   /** The private HOME the CLI runs in (its credentials file lives under it). */
   readonly home: string
+  /** The environment `cli` runs the CLI with (for tests that spawn it themselves), plus `extra`. */
+  cliEnv(extra?: Record<string, string>): Record<string, string>
   stop(): Promise<void>
-}
-
-async function waitHealthy(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Quire exited (${child.exitCode}) while starting:\n${output()}`)
-    try {
-      if ((await fetch(`${url}/health`)).ok) return
-    } catch {}
-    await new Promise((done) => setTimeout(done, 150))
-  }
-  throw new Error(`Quire did not become healthy at ${url}:\n${output()}`)
 }
 
 /** Quire as the README's start line runs it, on a fresh embedded database. */
@@ -99,32 +90,36 @@ export async function startQuire(): Promise<Quire> {
   const [apiPort, webPort] = [await freePort(), await freePort()]
   const apiUrl = `http://127.0.0.1:${apiPort}`
   const webUrl = `http://127.0.0.1:${webPort}`
-  const serverEnv = {
+  const server = spawnNode(
+    serveLocal,
+    {
+      HOME: home,
+      LANG: 'C.UTF-8',
+      QUIRE_DATA_DIR: dataDir,
+      API_HOST: '127.0.0.1',
+      API_PORT: String(apiPort),
+      API_URL: apiUrl,
+      WEB_HOST: '127.0.0.1',
+      WEB_PORT: String(webPort),
+      WEB_URL: webUrl,
+      RATE_LIMIT_ENABLED: 'false',
+    },
+    { cwd: repo },
+  )
+  try {
+    await untilHealthy(server, [`${apiUrl}/health`, `${webUrl}/health`], 60_000)
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true })
+    await rm(home, { recursive: true, force: true })
+    throw error
+  }
+  const cliEnv = (extra: Record<string, string> = {}) => ({
     ...baseEnv(),
     HOME: home,
-    QUIRE_DATA_DIR: dataDir,
-    API_HOST: '127.0.0.1',
-    API_PORT: String(apiPort),
-    API_URL: apiUrl,
-    WEB_HOST: '127.0.0.1',
-    WEB_PORT: String(webPort),
-    WEB_URL: webUrl,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_ENABLED: 'false',
-  }
-  const child = spawn(process.execPath, ['--conditions=source', serveLocal], {
-    env: serverEnv,
-    cwd: repo,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    XDG_CONFIG_HOME: join(home, '.config'),
+    AGENT_SERVICE_BASE_URL: apiUrl,
+    ...extra,
   })
-  let output = ''
-  const collect = (chunk: Buffer) => {
-    if (output.length < 64_000) output += chunk.toString('utf8')
-  }
-  child.stdout?.on('data', collect)
-  child.stderr?.on('data', collect)
-  await waitHealthy(apiUrl, child, () => output)
-  await waitHealthy(webUrl, child, () => output)
 
   return {
     apiUrl,
@@ -136,18 +131,16 @@ export async function startQuire(): Promise<Quire> {
       if (done.code !== 0) throw new Error(`admin token failed (${done.code}): ${done.stderr}`)
       return done.stdout.trim()
     },
+    cliEnv,
     cli(args, options = {}) {
       return runNode([cliEntry, ...args], {
-        env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), AGENT_SERVICE_BASE_URL: apiUrl, ...options.env },
+        env: cliEnv(options.env),
         ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       })
     },
     async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM')
-        await new Promise((done) => child.once('exit', done))
-      }
+      await server.stop()
       await rm(dataDir, { recursive: true, force: true })
       await rm(home, { recursive: true, force: true })
     },

@@ -63,6 +63,11 @@ export function userOf(principal: Principal): PrincipalUser | null {
  */
 export interface PresentedCredential {
   readonly secretHash: string
+  /**
+   * Set only by the web app's session cookie. A browser session is good only where it was
+   * issued: its secret sent as a bearer token is refused (a stolen cookie is not an API key).
+   */
+  readonly sessionCookie?: true
 }
 
 /** What a use-case knows about who is calling and how. */

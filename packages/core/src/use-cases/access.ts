@@ -17,6 +17,8 @@ export function principalOf(deps: CoreDeps, caller: Caller, record: CredentialRe
   const now = deps.clock.now()
   const auth = deps.policy.authenticate(record, now)
   if (!auth.ok) return fail('invalid_token', `The bearer credential is not valid: ${auth.reason}.`)
+  if (auth.principal.kind === 'session' && caller.credential.sessionCookie !== true)
+    return fail('invalid_token', 'The bearer credential is not valid: a browser session is not a bearer credential.')
   // API keys are listed with when they were last used.
   if (auth.principal.kind === 'api_key') deps.credentials.touch(auth.principal.credentialId, now)
   return ok(auth.principal)

@@ -87,7 +87,7 @@ export async function signOut(deps: CoreDeps, sessionSecret: string, principal: 
 
 /** The signed-in person behind a session cookie's secret, or null (unknown, ended, expired, or not a session). */
 export async function sessionPrincipal(deps: CoreDeps, sessionSecret: string): Promise<Principal | null> {
-  const credential = { secretHash: await deps.sha256(sessionSecret) }
+  const credential = { secretHash: await deps.sha256(sessionSecret), sessionCookie: true } as const
   const caller: Caller = { credential, surface: 'web' }
   const record = await deps.credentials.find(credential)
   if (record?.kind !== 'session') return null

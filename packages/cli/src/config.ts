@@ -1,3 +1,5 @@
+import { homedir } from 'node:os'
+
 /**
  * The CLI's environment: the one file of the CLI that reads `process.env` (the boundary check
  * enforces it). Names are the specification's.
@@ -40,7 +42,7 @@ const truthy = (value: string | undefined) => value !== undefined && value !== '
 const nonEmpty = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim())
 
 /** The CLI's environment from `env` (the process's own when not given). */
-export function readEnvironment(env: NodeJS.ProcessEnv = process.env, home = env.HOME ?? ''): CliEnvironment {
+export function readEnvironment(env: NodeJS.ProcessEnv = process.env, home = nonEmpty(env.HOME) ?? homedir()): CliEnvironment {
   return {
     baseUrl: nonEmpty(env.AGENT_SERVICE_BASE_URL),
     webUrl: nonEmpty(env.AGENT_SERVICE_WEB_URL),

@@ -319,6 +319,20 @@ describe('quire, failures and conventions', () => {
     expect((await quire.cli(['artifact', 'get', '--artifact-id', 'a', '--colour'])).code).toBe(2)
   })
 
+  it('a token that is not one token is refused before it reaches a header, and never echoed', async () => {
+    const broken = `${ada}\nzz`
+    const done = await quire.cli(['whoami'], { env: { AGENT_SERVICE_TOKEN: broken } })
+    expect(done.code).toBe(2)
+    expect(done.stderr).toContain('AGENT_SERVICE_TOKEN')
+    expect(done.stderr).not.toContain(ada)
+    const both = await quire.cli(['artifact', 'create', '--token-stdin', '--json', '-'], { stdin: ada })
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('both want standard input')
+    const group = await quire.cli(['artifact'])
+    expect(group.code).toBe(2)
+    expect(group.stderr).toContain('quire artifact --help')
+  })
+
   it('cannot reach the server: exit 7 with the base URL to check', async () => {
     const done = await quire.cli(['health'], { env: { AGENT_SERVICE_BASE_URL: 'http://127.0.0.1:9' } })
     expect(done.code).toBe(7)

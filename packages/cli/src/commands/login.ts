@@ -1,4 +1,4 @@
-import { createClient, isQuireApiError } from '@quire/client'
+import { isQuireApiError } from '@quire/client'
 import * as oidc from 'openid-client'
 import { CredentialStoreError } from '../credentials/keyring.ts'
 import { listenForCallback } from '../credentials/loopback.ts'
@@ -16,9 +16,9 @@ import {
 } from '../credentials/oauth.ts'
 import { openBrowser } from '../credentials/open-browser.ts'
 import { probeCredentialStore, readSecret, type StoredSecret, saveCredential } from '../credentials/store.ts'
+import { cliClient } from '../run/cli-client.ts'
 import { CliError } from '../run/cli-error.ts'
 import type { CommandContext, CommandResult, Handler } from '../run/context.ts'
-import { cliVersion } from '../version.ts'
 
 /**
  * `quire login`: keeps a credential for the base URL in the OS credential store. With
@@ -61,13 +61,7 @@ async function requireStore(): Promise<void> {
 
 /** Whoever the token acts for (the API refuses a bad token with 401: exit 4). */
 async function whoIs(context: CommandContext, token: string): Promise<StoredUser> {
-  const client = createClient({
-    baseUrl: context.globals.baseUrl,
-    token,
-    clientName: `cli/${cliVersion}`,
-    userAgent: `quire-cli/${cliVersion} node/${process.versions.node}`,
-  })
-  return userOf(await client.call('getProfile'))
+  return userOf(await cliClient(context.globals, context.io, token).call('getProfile'))
 }
 
 /**

@@ -68,13 +68,13 @@ async function unchanged(client: QuireClient, artifactId: string, latest: number
   return answer.notModified
 }
 
-function conflict(plan: PushPlan, latest: unknown, expected: number): CliError {
+function conflict(plan: PushPlan, artifactId: string, latest: unknown, expected: number): CliError {
   return new CliError(
     'conflict',
     `${plan.owner}/${plan.projectSlug}/${plan.slug} moved on to version ${String(latest)} while you pushed (you started from ${expected}); nothing was written.`,
     {
       code: 'version_conflict',
-      hint: `See what changed with quire artifact diff --from ${expected} --to ${String(latest)}, merge it into your file, and push again.`,
+      hint: `See what changed with quire artifact diff --artifact-id ${artifactId} --from ${expected} --to ${String(latest)}, merge it into your file, and push again.`,
       details: { latestVersion: latest, expectedLatestVersion: expected },
     },
   )
@@ -136,7 +136,7 @@ async function append(
     return { kind: 'value', value: { action: 'appended', version: version.versionNumber, artifactId } }
   } catch (error) {
     if (isQuireApiError(error, 'version_conflict'))
-      throw conflict(plan, (error.problem as { latestVersion?: unknown }).latestVersion, latest)
+      throw conflict(plan, artifactId, (error.problem as { latestVersion?: unknown }).latestVersion, latest)
     throw error
   }
 }

@@ -176,7 +176,8 @@ export async function readStoredToken(
   env: CliEnvironment,
   baseUrl: string,
   io: Io,
-  options: { readonly debug?: boolean } = {},
+  /** `renew: false` (a dry run): never renew an expired token, which would be a write at the server. */
+  options: { readonly debug?: boolean; readonly renew?: boolean } = {},
 ): Promise<string | null> {
   const note = (message: string) => {
     if (options.debug ?? env.debug) io.stderr(`debug: ${message}\n`)
@@ -190,7 +191,7 @@ export async function readStoredToken(
   }
   if (secret === null) return null
   const meta = await (await metadata()).readMetadata(env, baseUrl)
-  if (!renewable(meta, secret)) return secret.accessToken
+  if (!renewable(meta, secret) || options.renew === false) return secret.accessToken
   try {
     note(`renewing the stored sign-in for ${baseUrl} (the access token expires at ${meta?.expiresAt})`)
     return await renew(env, baseUrl, secret)

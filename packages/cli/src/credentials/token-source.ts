@@ -3,6 +3,13 @@ import { CliError } from '../run/cli-error.ts'
 import type { Globals, Io, ResolvedToken } from '../run/context.ts'
 import { readStoredToken } from './store.ts'
 
+/** One token: printable, no spaces (a stray newline would end up in a header, and in error messages). */
+function wellFormed(token: string, from: string): string {
+  if (!/^[\x21-\x7e]+$/.test(token))
+    throw new CliError('usage', `The token in ${from} is not one token: it has spaces or control characters.`)
+  return token
+}
+
 /**
  * The bearer token for a call, by the documented precedence: `--token-stdin` or `--token`, then
  * `AGENT_SERVICE_TOKEN`, then the token stored by `quire login` for this base URL. The source is
@@ -12,11 +19,10 @@ export async function resolveToken(globals: Globals, env: CliEnvironment, io: Io
   if (globals.tokenStdin) {
     const token = (await io.readStdin()).trim()
     if (token === '') throw new CliError('usage', '--token-stdin was given, but standard input was empty.')
-    if (/\s/.test(token)) throw new CliError('usage', '--token-stdin expects one token on standard input.')
-    return { token, source: 'stdin' }
+    return { token: wellFormed(token, 'standard input (--token-stdin)'), source: 'stdin' }
   }
-  if (globals.token) return { token: globals.token, source: 'flag' }
-  if (env.token) return { token: env.token, source: 'env' }
-  const stored = await readStoredToken(env, globals.baseUrl, io, { debug: globals.debug })
+  if (globals.token) return { token: wellFormed(globals.token, '--token'), source: 'flag' }
+  if (env.token) return { token: wellFormed(env.token, 'AGENT_SERVICE_TOKEN'), source: 'env' }
+  const stored = await readStoredToken(env, globals.baseUrl, io, { debug: globals.debug, renew: !globals.dryRun })
   return stored ? { token: stored, source: 'keyring' } : { token: null, source: 'none' }
 }

@@ -2,7 +2,7 @@ import type { OperationId } from '@quire/core/contract'
 import type { CommandSpec } from '../registry/types.ts'
 import { CliError } from './cli-error.ts'
 import type { Args, CommandContext, CommandResult } from './context.ts'
-import { operationInput } from './input.ts'
+import { camel, operationInput } from './input.ts'
 
 /** The request a mutating command would send (credential redacted), as `--dry-run` shows it. */
 export async function dryRunResult(context: CommandContext, operation: OperationId, input: object): Promise<CommandResult> {
@@ -48,8 +48,6 @@ export async function callOperation(context: CommandContext, args: Args): Promis
 
 /** "delete artifact art_123": what a confirmation asks about. */
 function describe(spec: CommandSpec, args: Args): string {
-  const ids = spec.options
-    .filter((o) => o.name.endsWith('-id'))
-    .map((o) => args[o.name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())])
+  const ids = spec.options.filter((o) => o.name.endsWith('-id')).map((o) => args[camel(o.name)])
   return `${spec.summary.charAt(0).toLowerCase()}${spec.summary.slice(1)}${ids.length ? ` (${ids.join(', ')})` : ''}`
 }

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises'
-import { createClient, isQuireApiError, type QuireClient, QuireNetworkError } from '@quire/client'
+import { isQuireApiError, type QuireClient, QuireNetworkError } from '@quire/client'
+import { operations } from '@quire/core/contract'
 import yargs, { type Argv } from 'yargs'
 import { type CliEnvironment, readEnvironment } from '../config.ts'
 import { resolveToken } from '../credentials/token-source.ts'
@@ -8,27 +9,29 @@ import { defaultBaseUrl, globalFlags } from '../registry/globals.ts'
 import type { CommandSpec } from '../registry/types.ts'
 import { cliVersion } from '../version.ts'
 import { callOperation } from './call-operation.ts'
+import { cliClient } from './cli-client.ts'
 import { CliError } from './cli-error.ts'
 import type { Args, CommandContext, CommandResult, Globals, Io, ResolvedToken } from './context.ts'
 import { exitCodes, exitNameOf } from './exit-codes.ts'
 import { handlers } from './handlers.ts'
-import { camel } from './input.ts'
 import { renderer } from './output.ts'
+import { redact } from './redact.ts'
 
 /** A node of the command tree: `artifact` holds `get`, `access` holds `get` and `set`. */
 interface Node {
+  readonly path: readonly string[]
   readonly children: Map<string, Node>
   spec?: CommandSpec
 }
 
 function tree(specs: readonly CommandSpec[]): Node {
-  const root: Node = { children: new Map() }
+  const root: Node = { path: [], children: new Map() }
   for (const spec of specs) {
     let node = root
     for (const name of spec.path) {
       let next = node.children.get(name)
       if (!next) {
-        next = { children: new Map() }
+        next = { path: [...node.path, name], children: new Map() }
         node.children.set(name, next)
       }
       node = next
@@ -92,7 +95,7 @@ function register(y: Argv, node: Node, run: (spec: CommandSpec, args: Args) => v
       )
     } else {
       y.command(name, groupSummaries[name] ?? name, (inner) =>
-        register(inner, child, run).demandCommand(1, `Name a subcommand: quire ${[...child.children.keys()].length ? '… --help' : ''}`),
+        register(inner, child, run).demandCommand(1, `Name a subcommand (quire ${child.path.join(' ')} --help lists them).`),
       )
     }
   }
@@ -133,10 +136,19 @@ export function parser(argv: readonly string[], run: (spec: CommandSpec, args: A
   return register(y, tree(commands), run)
 }
 
+/** Flags whose value may be `-`: standard input can be read once only. */
+const stdinFlags = ['json', 'file'] as const
+
 function globalsOf(args: Args, env: CliEnvironment): Globals {
   const format = (args.format as string | undefined) ?? env.format ?? 'text'
   if (format !== 'json' && format !== 'text')
     throw new CliError('usage', `AGENT_SERVICE_FORMAT must be json or text, not ${JSON.stringify(format)}.`)
+  if (args.token === '') throw new CliError('usage', '--token was given an empty value.')
+  const stdinFlag = stdinFlags.find((flag) => args[flag] === '-')
+  if (args.tokenStdin === true && stdinFlag)
+    throw new CliError('usage', `--token-stdin and --${stdinFlag} - both want standard input.`, {
+      hint: 'Pass the token in AGENT_SERVICE_TOKEN, or the content from a file.',
+    })
   return {
     baseUrl: ((args.baseUrl as string | undefined) ?? env.baseUrl ?? defaultBaseUrl).replace(/\/+$/, ''),
     webUrl: ((args.webUrl as string | undefined) ?? env.webUrl)?.replace(/\/+$/, ''),
@@ -184,14 +196,9 @@ function contextFor(spec: CommandSpec, globals: Globals, env: CliEnvironment, io
     },
     async client() {
       if (client) return client
-      const resolved = await context.token()
-      client = createClient({
-        baseUrl: globals.baseUrl,
-        token: resolved.token,
-        clientName: `cli/${cliVersion}`,
-        userAgent: `quire-cli/${cliVersion} node/${process.versions.node}`,
-        ...(globals.debug ? { fetch: debugFetch(io) } : {}),
-      })
+      // An operation open to everyone (health) needs no credential: the store is not even read.
+      const anonymous = spec.operation !== undefined && operations[spec.operation].action === null
+      client = cliClient(globals, io, anonymous ? null : (await context.token()).token)
       return client
     },
     // For people: not with --quiet, and not in JSON mode, where standard error is kept to the
@@ -210,21 +217,6 @@ function contextFor(spec: CommandSpec, globals: Globals, env: CliEnvironment, io
     },
   }
   return context
-}
-
-/** With --debug: each request and its answer on standard error, the credential redacted. */
-function debugFetch(io: Io): typeof fetch {
-  return async (input, init) => {
-    const started = performance.now()
-    const headers = new Headers(init?.headers)
-    if (headers.has('authorization')) headers.set('authorization', 'Bearer [redacted]')
-    io.stderr(`debug: ${init?.method ?? 'GET'} ${String(input)} ${JSON.stringify(Object.fromEntries(headers))}\n`)
-    const response = await fetch(input, init)
-    io.stderr(
-      `debug: ← ${response.status} in ${Math.round(performance.now() - started)} ms (request id ${response.headers.get('x-request-id') ?? '-'})\n`,
-    )
-    return response
-  }
 }
 
 /** Any failure as the CLI reports it. */
@@ -265,7 +257,13 @@ export async function main(argv: readonly string[], io: Io = processIo(), rawEnv
   let chosen: { spec: CommandSpec; args: Args } | null = null
   let globals: Globals | null = null
   let helpText = ''
-  const formatGuess: Globals['format'] = argv.includes('json') || env.format === 'json' ? 'json' : 'text'
+  // Before parsing succeeds (a usage error), the format is read off the arguments as typed.
+  const formatAt = argv.indexOf('--format')
+  const formatGuess: Globals['format'] =
+    (formatAt >= 0 ? argv[formatAt + 1] : argv.find((a) => a.startsWith('--format='))?.slice('--format='.length)) === 'json' ||
+    (formatAt < 0 && !argv.some((a) => a.startsWith('--format=')) && env.format === 'json')
+      ? 'json'
+      : 'text'
   const fallbackGlobals = { format: formatGuess } as Globals
   try {
     const y = parser(argv, (spec, args) => {
@@ -278,7 +276,7 @@ export async function main(argv: readonly string[], io: Io = processIo(), rawEnv
         hint: 'See quire --help, or quire <command> --help.',
       })
     })
-    const parsed = await y.parseAsync([...argv], {}, (_err, _argv, output) => {
+    await y.parseAsync([...argv], {}, (_err, _argv, output) => {
       helpText = output
     })
     if (helpText) {
@@ -286,7 +284,7 @@ export async function main(argv: readonly string[], io: Io = processIo(), rawEnv
       return 0
     }
     const picked = chosen as { spec: CommandSpec; args: Args } | null
-    if (!picked) return parsed.help ? 0 : 0
+    if (!picked) return 0
     globals = globalsOf(picked.args, env)
     const color = io.stdoutIsTty && !env.noColor
     const render = renderer(globals, io, { color })
@@ -318,10 +316,3 @@ function usageMessage(message: string): string {
   if (message.startsWith('Did you mean')) return `Unknown command. ${message}`
   return message
 }
-
-/** Bearer secrets never reach the terminal, not even in a stack trace. */
-export function redact(text: string): string {
-  return text.replace(/(Bearer\s+)[^\s"']+/gi, '$1[redacted]').replace(/\b(qk|qat|qrt|qac|qss|qsl)_[A-Za-z0-9_-]{8,}/g, '$1_[redacted]')
-}
-
-export { camel }

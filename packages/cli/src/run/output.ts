@@ -3,6 +3,7 @@ import type { CommandSpec } from '../registry/types.ts'
 import type { CliError } from './cli-error.ts'
 import type { CommandResult, Globals, Io } from './context.ts'
 import { exitCodes } from './exit-codes.ts'
+import { redact } from './redact.ts'
 
 /**
  * Rendering. Data goes to standard output, everything else to standard error. JSON mode writes
@@ -90,10 +91,12 @@ export function renderer(globals: Globals, io: Io, options: { readonly color: bo
 
     error(error) {
       const exitCode = exitCodes[error.exit].code
+      // A message can quote what the network stack saw (a header, say): secrets are cut out.
+      const message = redact(error.message)
       if (globals.format === 'json') {
         const body = {
           code: error.code,
-          message: error.message,
+          message,
           exitCode,
           ...(error.options.hint ? { hint: error.options.hint } : {}),
           ...error.options.details,
@@ -101,7 +104,7 @@ export function renderer(globals: Globals, io: Io, options: { readonly color: bo
         io.stderr(`${JSON.stringify({ error: body })}\n`)
         return
       }
-      io.stderr(`${red('error:')} ${error.message}\n`)
+      io.stderr(`${red('error:')} ${message}\n`)
       if (error.options.hint) io.stderr(`${dim('hint:')} ${error.options.hint}\n`)
     },
   }

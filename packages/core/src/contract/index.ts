@@ -83,3 +83,4 @@ export {
   WorkspaceParams,
 } from './schemas/workspace.ts'
 export { isScope, type Scope, ScopeSchema, scopes } from './scopes.ts'
+export { secretPrefixes } from './secret-prefixes.ts'

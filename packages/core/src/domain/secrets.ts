@@ -1,14 +1,7 @@
+import { secretPrefixes } from '../contract/secret-prefixes.ts'
 import { sha256Hex } from './hash.ts'
 
-/** Prefixes of bearer secrets: they route a token to its verifier and make leaks easy to scan for. */
-export const secretPrefixes = {
-  apiKey: 'qk_',
-  accessToken: 'qat_',
-  refreshToken: 'qrt_',
-  authorizationCode: 'qac_',
-  session: 'qss_',
-  shareLink: 'qsl_',
-} as const
+export { secretPrefixes }
 
 function base64url(bytes: Uint8Array): string {
   let binary = ''

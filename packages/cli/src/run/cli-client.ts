@@ -1,0 +1,34 @@
+import { createClient, type QuireClient } from '@quire/client'
+import { cliVersion } from '../version.ts'
+import type { Globals, Io } from './context.ts'
+import { redact } from './redact.ts'
+
+/** A call taking longer than this is reported as the service being unavailable (exit 7). */
+const CALL_TIMEOUT_MS = 60_000
+
+/** The one way the CLI makes a client: its name in the audit trail, a time limit, --debug's tracing. */
+export function cliClient(globals: Globals, io: Io, token: string | null): QuireClient {
+  return createClient({
+    baseUrl: globals.baseUrl,
+    token,
+    clientName: `cli/${cliVersion}`,
+    userAgent: `quire-cli/${cliVersion} node/${process.versions.node}`,
+    timeoutMs: CALL_TIMEOUT_MS,
+    ...(globals.debug ? { fetch: debugFetch(io) } : {}),
+  })
+}
+
+/** With --debug: each request and its answer on standard error, the credential redacted. */
+function debugFetch(io: Io): typeof fetch {
+  return async (input, init) => {
+    const started = performance.now()
+    const headers = new Headers(init?.headers)
+    if (headers.has('authorization')) headers.set('authorization', redact(headers.get('authorization') ?? ''))
+    io.stderr(`debug: ${init?.method ?? 'GET'} ${String(input)} ${JSON.stringify(Object.fromEntries(headers))}\n`)
+    const response = await fetch(input, init)
+    io.stderr(
+      `debug: ← ${response.status} in ${Math.round(performance.now() - started)} ms (request id ${response.headers.get('x-request-id') ?? '-'})\n`,
+    )
+    return response
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * Prefixes of bearer secrets: they route a token to its verifier and make leaks easy to scan for.
+ * Part of the contract, so that clients can recognise (and redact) a secret wherever it shows up.
+ */
+export const secretPrefixes = {
+  apiKey: 'qk_',
+  accessToken: 'qat_',
+  refreshToken: 'qrt_',
+  authorizationCode: 'qac_',
+  session: 'qss_',
+  shareLink: 'qsl_',
+} as const

@@ -125,6 +125,7 @@ export type {
   OAuthClientRecord,
   OAuthStore,
   OidcIdentity,
+  PresentedCode,
   ResolveOidcUserCommand,
   RotateOutcome,
   SignInStore,

@@ -1,4 +1,4 @@
-import type { AuthorizationCodeRecord, GrantAudit, OAuthClientRecord, RotateOutcome, TokenPairDraft } from '@quire/core'
+import type { AuthorizationCodeRecord, GrantAudit, OAuthClientRecord, PresentedCode, RotateOutcome, TokenPairDraft } from '@quire/core'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
@@ -82,11 +82,23 @@ async function grantEvents(familyId: string) {
 const issued = (draft: TokenPairDraft) =>
   event('oauth.token_issued', { workspaceId: owner.workspaceId, data: { familyId: draft.familyId, accessId: draft.access.id } })
 
+/** Presents a code as the token endpoint does, with what it was issued for unless `other` says otherwise. */
+function consume(code: AuthorizationCodeRecord, familyId = ids.next('tok'), other: Partial<PresentedCode> = {}) {
+  const presented = {
+    codeHash: code.codeHash,
+    clientId: code.clientId,
+    redirectUri: code.redirectUri,
+    codeChallenge: code.codeChallenge,
+    ...other,
+  }
+  return deps.oauth.consumeCode({ presented, at: new Date(), familyId, audit: grantAudit })
+}
+
 /** A code exchanged for its first pair, as the token endpoint does it. */
 async function exchange(code?: AuthorizationCodeRecord) {
   const saved = code ?? (await saveCode())
   const familyId = ids.next('tok')
-  const consumed = await deps.oauth.consumeCode(saved.codeHash, new Date(), familyId, grantAudit)
+  const consumed = await consume(saved, familyId)
   if (!consumed.ok) throw new Error(`exchange failed: ${consumed.reason}`)
   const draft = pair({ ...consumed.code, familyId })
   await deps.oauth.issueTokens(draft, issued(draft))
@@ -151,17 +163,17 @@ describe(`authorization codes (${testEngine})`, () => {
     const { familyId, draft } = await exchange(code)
     expect(await accessToken(draft)).toMatchObject({ kind: 'oauth', revokedAt: null })
 
-    const again = await deps.oauth.consumeCode(code.codeHash, new Date(), ids.next('tok'), grantAudit)
+    const again = await consume(code, ids.next('tok'))
     expect(again).toEqual({ ok: false, reason: 'reused' })
     expect(await accessToken(draft)).toMatchObject({ revokedAt: expect.any(Date) })
     expect(await familyState(familyId)).toEqual({ access: 1, refresh: 1, live: [] })
     expect((await rotate(draft)).outcome).toEqual({ ok: false, reason: 'revoked' })
-    expect(await deps.oauth.consumeCode(code.codeHash, new Date(), ids.next('tok'), grantAudit)).toEqual({ ok: false, reason: 'reused' })
+    expect(await consume(code, ids.next('tok'))).toEqual({ ok: false, reason: 'reused' })
   })
 
   it('returns the code as saved to the one exchange that wins', async () => {
     const code = await saveCode()
-    const outcomes = await Promise.all([1, 2, 3].map(() => deps.oauth.consumeCode(code.codeHash, new Date(), ids.next('tok'), grantAudit)))
+    const outcomes = await Promise.all([1, 2, 3].map(() => consume(code, ids.next('tok'))))
     expect(outcomes.filter((o) => o.ok)).toEqual([{ ok: true, code }])
     expect(outcomes.filter((o) => !o.ok)).toEqual([
       { ok: false, reason: 'reused' },
@@ -172,9 +184,9 @@ describe(`authorization codes (${testEngine})`, () => {
   it('issues born revoked into the family of a code reused before its first exchange had issued', async () => {
     const code = await saveCode()
     const familyId = ids.next('tok')
-    const consumed = await deps.oauth.consumeCode(code.codeHash, new Date(), familyId, grantAudit)
+    const consumed = await consume(code, familyId)
     expect(consumed.ok).toBe(true)
-    expect(await deps.oauth.consumeCode(code.codeHash, new Date(), ids.next('tok'), grantAudit)).toEqual({ ok: false, reason: 'reused' })
+    expect(await consume(code, ids.next('tok'))).toEqual({ ok: false, reason: 'reused' })
     const draft = pair({ ...code, familyId })
     await deps.oauth.issueTokens(draft, issued(draft))
     expect(await familyState(familyId)).toEqual({ access: 1, refresh: 1, live: [] })
@@ -182,7 +194,7 @@ describe(`authorization codes (${testEngine})`, () => {
 
   it('refuses an expired code without using it up, and an unknown one', async () => {
     const expired = await saveCode({ expiresAt: new Date(Date.now() - 1000) })
-    expect(await deps.oauth.consumeCode(expired.codeHash, new Date(), ids.next('tok'), grantAudit)).toEqual({
+    expect(await consume(expired, ids.next('tok'))).toEqual({
       ok: false,
       reason: 'expired',
     })
@@ -192,7 +204,23 @@ describe(`authorization codes (${testEngine})`, () => {
       .where('code_hash', '=', expired.codeHash)
       .executeTakeFirst()
     expect(row).toEqual({ used_at: null, family_id: null })
-    expect(await deps.oauth.consumeCode('no-such-code', new Date(), ids.next('tok'), grantAudit)).toEqual({ ok: false, reason: 'unknown' })
+    expect(await consume({ ...(await saveCode()), codeHash: 'no-such-code' })).toEqual({ ok: false, reason: 'unknown' })
+  })
+  it('leaves a code unused when the client, redirect URI or PKCE challenge presented is not its own', async () => {
+    const code = await saveCode()
+    expect(await consume(code, ids.next('tok'), { clientId: 'cli_other' })).toEqual({ ok: false, reason: 'mismatch', field: 'client_id' })
+    expect(await consume(code, ids.next('tok'), { redirectUri: 'http://127.0.0.1/other' })).toEqual({
+      ok: false,
+      reason: 'mismatch',
+      field: 'redirect_uri',
+    })
+    expect(await consume(code, ids.next('tok'), { codeChallenge: 'not-it' })).toEqual({
+      ok: false,
+      reason: 'mismatch',
+      field: 'code_verifier',
+    })
+    // Nothing was burned: the rightful exchange still gets the code, and no grant was revoked.
+    expect(await consume(code)).toMatchObject({ ok: true, code: { codeHash: code.codeHash } })
   })
 })
 
@@ -405,11 +433,11 @@ describe(`the audit trail of a grant (${testEngine})`, () => {
 
     const second = await exchange()
     await deps.oauth.revokeToken({ secretHash: second.draft.refresh.secretHash, clientId: client.id, at: new Date(), audit: grantAudit })
-    await deps.oauth.consumeCode(second.code.codeHash, new Date(), ids.next('tok'), grantAudit)
+    await consume(second.code, ids.next('tok'))
     expect(await grantEvents(second.familyId)).toEqual(['oauth.token_issued', 'oauth.grant_revoked:revoked_by_client'])
 
     const third = await exchange()
-    await deps.oauth.consumeCode(third.code.codeHash, new Date(), ids.next('tok'), grantAudit)
+    await consume(third.code, ids.next('tok'))
     expect(await grantEvents(third.familyId)).toEqual(['oauth.token_issued', 'oauth.grant_revoked:reuse_detected'])
   })
 })

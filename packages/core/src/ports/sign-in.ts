@@ -103,10 +103,21 @@ export interface GrantChange {
 }
 export type GrantAudit = (change: GrantChange) => AuditEventDraft
 
+/** What a client presents with a code: it must be what the code was issued for. */
+export interface PresentedCode {
+  readonly codeHash: string
+  readonly clientId: string
+  readonly redirectUri: string
+  /** S256 of the presented code_verifier: must equal the stored code_challenge. */
+  readonly codeChallenge: string
+}
+
 export type ConsumeCodeOutcome =
   | { readonly ok: true; readonly code: AuthorizationCodeRecord }
   /** Used before: the tokens issued for it (their family) have been revoked, as RFC 6749 §4.1.2 advises. */
   | { readonly ok: false; readonly reason: 'reused' | 'unknown' | 'expired' }
+  /** The code is live but was issued to another client, redirect URI or PKCE challenge: it stays unused. */
+  | { readonly ok: false; readonly reason: 'mismatch'; readonly field: 'client_id' | 'redirect_uri' | 'code_verifier' }
 
 export type RotateOutcome =
   | {
@@ -128,10 +139,17 @@ export interface OAuthStore {
   findClient(clientId: string): Promise<OAuthClientRecord | null>
   saveCode(code: AuthorizationCodeRecord): Promise<void>
   /**
-   * Marks a code used and returns it, atomically: of two concurrent exchanges one wins. The family
-   * that the code's exchange created is recorded with it, so a reuse can revoke those tokens.
+   * Marks a code used and returns it, atomically, when the client, redirect URI and PKCE challenge
+   * presented are the ones it was issued for: of two concurrent exchanges one wins, and a mismatch
+   * leaves the code for its rightful client. The family that the exchange created is recorded with
+   * the code, so a reuse can revoke those tokens.
    */
-  consumeCode(codeHash: string, at: Date, familyId: string, audit: GrantAudit): Promise<ConsumeCodeOutcome>
+  consumeCode(command: {
+    readonly presented: PresentedCode
+    readonly at: Date
+    readonly familyId: string
+    readonly audit: GrantAudit
+  }): Promise<ConsumeCodeOutcome>
   /** Stores a fresh access and refresh token, with the audit event. */
   issueTokens(pair: TokenPairDraft, audit: AuditEventDraft): Promise<void>
   /**

@@ -134,15 +134,12 @@ async function revokeFamily(trx: Transaction<Database>, familyId: string, at: Da
  * issue into, so that a reuse has something to revoke even before the first exchange's tokens
  * exist. An expired code is never marked used.
  */
-async function consumeCode(
-  db: Kysely<Database>,
-  codeHash: string,
-  at: Date,
-  familyId: string,
-  audit: GrantAudit,
-): Promise<ConsumeCodeOutcome> {
+async function consumeCode(db: Kysely<Database>, cmd: Parameters<OAuthStore['consumeCode']>[0]): Promise<ConsumeCodeOutcome> {
+  const { presented, at, familyId, audit } = cmd
   const used = sql`UPDATE oauth_codes SET used_at = ${at}::timestamptz, family_id = ${familyId}::text
-    WHERE code_hash = ${codeHash}::text AND used_at IS NULL AND expires_at > ${at}::timestamptz
+    WHERE code_hash = ${presented.codeHash}::text AND used_at IS NULL AND expires_at > ${at}::timestamptz
+      AND client_id = ${presented.clientId}::text AND redirect_uri = ${presented.redirectUri}::text
+      AND code_challenge = ${presented.codeChallenge}::text
     RETURNING *`
   const family = sql`INSERT INTO oauth_token_families (id, client_id, user_id, created_at)
     SELECT family_id, client_id, user_id, used_at FROM used`
@@ -152,7 +149,7 @@ async function consumeCode(
   ])} SELECT * FROM used`.execute(db)
   if (rows[0]) return { ok: true, code: codeFrom(rows[0]) }
   return db.transaction().execute(async (trx): Promise<ConsumeCodeOutcome> => {
-    const code = await trx.selectFrom('oauth_codes').select(['used_at', 'family_id']).where('code_hash', '=', codeHash).executeTakeFirst()
+    const code = await trx.selectFrom('oauth_codes').selectAll().where('code_hash', '=', presented.codeHash).executeTakeFirst()
     if (!code) return { ok: false, reason: 'unknown' }
     if (code.family_id !== null) {
       // RFC 6749 §4.1.2: a code presented twice may have been stolen; the tokens of its first
@@ -160,7 +157,10 @@ async function consumeCode(
       await revokeFamily(trx, code.family_id, at, audit, { kind: 'reuse_detected', presented: 'code' })
       return { ok: false, reason: 'reused' }
     }
-    return { ok: false, reason: 'expired' }
+    if (code.expires_at.getTime() <= at.getTime()) return { ok: false, reason: 'expired' }
+    if (code.client_id !== presented.clientId) return { ok: false, reason: 'mismatch', field: 'client_id' }
+    if (code.redirect_uri !== presented.redirectUri) return { ok: false, reason: 'mismatch', field: 'redirect_uri' }
+    return { ok: false, reason: 'mismatch', field: 'code_verifier' }
   })
 }
 
@@ -288,7 +288,7 @@ export function oauthStore(db: Kysely<Database>): OAuthStore {
     registerClient: (client, audit) => registerClient(db, client, audit),
     findClient: (clientId) => findClient(db, clientId),
     saveCode: (code) => saveCode(db, code),
-    consumeCode: (codeHash, at, familyId, audit) => consumeCode(db, codeHash, at, familyId, audit),
+    consumeCode: (cmd) => consumeCode(db, cmd),
     issueTokens: (pair, audit) => issueTokens(db, pair, audit),
     rotateRefreshToken: (cmd) => rotateRefreshToken(db, cmd),
     revokeToken: (cmd) => revokeToken(db, cmd),

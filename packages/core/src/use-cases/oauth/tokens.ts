@@ -112,21 +112,26 @@ async function exchangeCode(deps: CoreDeps, form: Form): Promise<OAuthResult<Tok
   if (!code || !redirectUri || !verifier) return oauthFail('invalid_request', 'code, redirect_uri and code_verifier are required.')
   const client = await deps.oauth.findClient(clientId)
   if (client === null) return unknownClient()
+  if (!pkceVerifierPattern.test(verifier)) return oauthFail('invalid_grant', 'The code_verifier does not match the code_challenge.')
   const at = deps.clock.now()
   const familyId = deps.ids.next('tok')
-  const consumed = await deps.oauth.consumeCode(await deps.sha256(code), at, familyId, grantAudit(deps, at))
+  const presented = { codeHash: await deps.sha256(code), clientId: client.id, redirectUri, codeChallenge: await sha256Base64Url(verifier) }
+  const consumed = await deps.oauth.consumeCode({ presented, at, familyId, audit: grantAudit(deps, at) })
   if (!consumed.ok) {
+    if (consumed.reason === 'mismatch') {
+      const why = {
+        client_id: 'The authorization code was issued to another client.',
+        redirect_uri: 'redirect_uri differs from the one the code was issued for.',
+        code_verifier: 'The code_verifier does not match the code_challenge.',
+      }[consumed.field]
+      return oauthFail('invalid_grant', why)
+    }
     const why = { reused: 'was used before (the tokens issued for it are revoked)', unknown: 'is not valid', expired: 'has expired' }[
       consumed.reason
     ]
     return oauthFail('invalid_grant', `The authorization code ${why}.`)
   }
   const grant = consumed.code
-  if (grant.clientId !== client.id) return oauthFail('invalid_grant', 'The authorization code was issued to another client.')
-  if (grant.redirectUri !== redirectUri) return oauthFail('invalid_grant', 'redirect_uri differs from the one the code was issued for.')
-  if (!pkceVerifierPattern.test(verifier) || (await sha256Base64Url(verifier)) !== grant.codeChallenge) {
-    return oauthFail('invalid_grant', 'The code_verifier does not match the code_challenge.')
-  }
   if (form.resource !== undefined && !sameResource(form.resource, grant.resource)) {
     return oauthFail('invalid_target', 'The resource differs from the one authorized.')
   }

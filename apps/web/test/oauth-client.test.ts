@@ -134,6 +134,19 @@ describe('an OAuth client driven by openid-client', () => {
     ])
   })
 
+  it('a refresh may narrow the access token; the grant keeps its scopes for the next refresh', async () => {
+    const config = await registerClient()
+    const tokens = await authorize(config, 'narrow@example.com')
+    const all = (tokens.scope ?? '').split(' ')
+    expect(all).toContain('artifacts:create')
+    const narrowed = await oidc.refreshTokenGrant(config, tokens.refresh_token ?? '', { scope: 'artifacts:read' })
+    expect(narrowed.scope).toBe('artifacts:read')
+    const refused = await api(narrowed.access_token, 'POST', '/api/projects', { ownerUsername: 'narrow', slug: 'n', title: 'N', icon: 'N' })
+    expect(refused.status).toBe(403)
+    const widened = await oidc.refreshTokenGrant(config, narrowed.refresh_token ?? '')
+    expect((widened.scope ?? '').split(' ').sort()).toEqual([...all].sort())
+  })
+
   it('a client not registered here is refused with invalid_client', async () => {
     const registered = await registerClient()
     const stranger = new oidc.Configuration(registered.serverMetadata(), 'cli_stranger', undefined, oidc.None())

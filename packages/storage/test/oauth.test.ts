@@ -53,7 +53,7 @@ function pair(grant: Grant): TokenPairDraft {
   return {
     ...grant,
     access: { id: ids.next('tok'), secretHash: hash('access'), displayPrefix: 'qat_abcdef', expiresAt: new Date(at.getTime() + 3_600_000) },
-    refresh: { id: ids.next('tok'), secretHash: hash('refresh'), expiresAt: new Date(at.getTime() + 86_400_000) },
+    refresh: { id: ids.next('tok'), secretHash: hash('refresh'), expiresAt: new Date(at.getTime() + 86_400_000), scopes: grant.scopes },
     at,
   }
 }

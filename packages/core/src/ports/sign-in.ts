@@ -81,7 +81,8 @@ export interface TokenPairDraft {
   /** Every refresh token descending from one authorization shares a family; reuse revokes the family. */
   readonly familyId: string
   readonly access: { readonly id: string; readonly secretHash: string; readonly displayPrefix: string; readonly expiresAt: Date }
-  readonly refresh: { readonly id: string; readonly secretHash: string; readonly expiresAt: Date }
+  /** `scopes`: the whole grant's (a refresh may narrow the access token, never the grant: RFC 6749 §6). */
+  readonly refresh: { readonly id: string; readonly secretHash: string; readonly expiresAt: Date; readonly scopes: readonly Scope[] }
   readonly at: Date
 }
 

@@ -195,7 +195,8 @@ async function insertPair(trx: Executor, pair: TokenPairDraft, revokedAt: Date |
   const refresh = sql`INSERT INTO oauth_refresh_tokens (id, secret_hash, family_id, client_id, user_id, scopes, resource, expires_at,
       created_at, revoked_at)
     VALUES (${pair.refresh.id}::text, ${pair.refresh.secretHash}::text, ${pair.familyId}::text, ${pair.clientId}::text, ${pair.userId}::text,
-      ${scopes}::text[], ${pair.resource}::text, ${pair.refresh.expiresAt}::timestamptz, ${pair.at}::timestamptz, ${revokedAt}::timestamptz)`
+      ${[...pair.refresh.scopes]}::text[], ${pair.resource}::text, ${pair.refresh.expiresAt}::timestamptz, ${pair.at}::timestamptz,
+      ${revokedAt}::timestamptz)`
   await sql`${withClauses([
     ['access', access],
     ['refresh', refresh],

@@ -36,8 +36,12 @@ async function newPairSecrets(): Promise<PairSecrets> {
   return { access: await newSecret(secretPrefixes.accessToken), refresh: await newSecret(secretPrefixes.refreshToken) }
 }
 
-/** What the store keeps of a fresh pair: hashes, lifetimes, the grant. */
-function pairDraft(deps: CoreDeps, grant: Grant, secrets: PairSecrets, at: Date): TokenPairDraft {
+/**
+ * What the store keeps of a fresh pair: hashes, lifetimes, the grant. The access token carries
+ * `grant.scopes`; the refresh token keeps `grantScopes`, the whole grant's (they differ when a
+ * refresh narrowed the access token).
+ */
+function pairDraft(deps: CoreDeps, grant: Grant, secrets: PairSecrets, at: Date, grantScopes = grant.scopes): TokenPairDraft {
   return {
     ...grant,
     access: {
@@ -50,6 +54,7 @@ function pairDraft(deps: CoreDeps, grant: Grant, secrets: PairSecrets, at: Date)
       id: deps.ids.next('tok'),
       secretHash: secrets.refresh.hash,
       expiresAt: new Date(at.getTime() + oauthLifetimes.refreshTokenDays * 86_400_000),
+      scopes: grantScopes,
     },
     at,
   }
@@ -179,7 +184,7 @@ async function refresh(deps: CoreDeps, form: Form): Promise<OAuthResult<TokenRes
         // Narrowing is allowed, widening is not (RFC 6749 §6).
         granted = narrowed ?? previous.scopes
         if (granted.some((s) => !previous.scopes.includes(s))) throw new ScopeWidening()
-        return pairDraft(deps, { ...previous, scopes: granted }, secrets, at)
+        return pairDraft(deps, { ...previous, scopes: granted }, secrets, at, previous.scopes)
       },
       audit: grantAudit(deps, at),
     })

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto'
-import { mkdir, open, rm, stat } from 'node:fs/promises'
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CliEnvironment } from '../config.ts'
 import type { Io } from '../run/context.ts'
@@ -117,15 +117,22 @@ function renewable(
 /**
  * Only one process renews a base URL's tokens at a time: refresh tokens rotate, and the server
  * treats a rotated-out token presented again as theft and revokes the whole grant. A lock file
- * (created exclusively; a stale one, older than 30 s, is broken) serialises the renewals.
+ * (created exclusively, holding its owner's nonce) serialises the renewals. A lock is stale only
+ * when older than any renewal can take (the OAuth calls are bounded to 15 s each, the keyring's to
+ * 3 s), and a process removes only its own: a slow renewal is never broken into.
  */
+const STALE_LOCK_MS = 120_000
+
 async function withRenewalLock<T>(env: CliEnvironment, baseUrl: string, work: () => Promise<T>): Promise<T> {
   await mkdir(env.configDir, { recursive: true, mode: 0o700 })
   const lock = join(env.configDir, `renew-${createHash('sha256').update(baseUrl).digest('hex').slice(0, 16)}.lock`)
   const giveUp = Date.now() + 20_000
+  const nonce = randomBytes(16).toString('hex')
   for (;;) {
     try {
-      await (await open(lock, 'wx', 0o600)).close()
+      const file = await open(lock, 'wx', 0o600)
+      await file.writeFile(nonce)
+      await file.close()
       break
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
@@ -133,7 +140,7 @@ async function withRenewalLock<T>(env: CliEnvironment, baseUrl: string, work: ()
         (s) => Date.now() - s.mtimeMs,
         () => 0,
       )
-      if (age > 30_000) await rm(lock, { force: true })
+      if (age > STALE_LOCK_MS) await rm(lock, { force: true })
       else if (Date.now() > giveUp) throw new Error('another quire process is renewing the stored sign-in')
       else await new Promise((done) => setTimeout(done, 100))
     }
@@ -141,7 +148,7 @@ async function withRenewalLock<T>(env: CliEnvironment, baseUrl: string, work: ()
   try {
     return await work()
   } finally {
-    await rm(lock, { force: true })
+    if ((await readFile(lock, 'utf8').catch(() => '')) === nonce) await rm(lock, { force: true })
   }
 }
 

@@ -25,7 +25,5 @@ export const accountCommands: readonly CommandSpec[] = [
       to: 'body.scopes',
     },
   ]),
-  change(['keys', 'revoke'], 'Revoke an API key at once', 'revokeApiKey', [idFlag('api-key-id', 'apiKeyId', 'API key id (key_…)')], {
-    destructive: true,
-  }),
+  change(['keys', 'revoke'], 'Revoke an API key at once', 'revokeApiKey', [idFlag('api-key-id', 'apiKeyId', 'API key id (key_…)')]),
 ]

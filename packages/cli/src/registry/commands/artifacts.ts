@@ -52,7 +52,7 @@ export const artifactCommands: readonly CommandSpec[] = [
     },
     { name: 'changelog', type: 'string', description: 'What the restore is for', to: 'body.changelog' },
   ]),
-  change(['artifact', 'delete'], 'Delete an artifact (soft delete)', 'deleteArtifact', [artifactId], { destructive: true }),
+  change(['artifact', 'delete'], 'Delete an artifact (soft delete)', 'deleteArtifact', [artifactId]),
   {
     ...show(['artifact', 'content'], 'Print the content of the latest version, or of --version N', 'getContent', [
       artifactId,
@@ -87,6 +87,5 @@ export const artifactCommands: readonly CommandSpec[] = [
     "Change an artifact's access settings ({publicView?, publicEdit?, viewerEmails?})",
     'updateArtifactAccess',
     [artifactId, jsonFlag('The change ({publicView?, publicEdit?, viewerEmails?})')],
-    { destructive: true },
   ),
 ]

@@ -1,4 +1,4 @@
-import type { OperationId } from '@quire/core/contract'
+import { type OperationId, operations } from '@quire/core/contract'
 import type { CommandSpec, OptionSpec } from '../types.ts'
 
 /*
@@ -22,15 +22,9 @@ export function list(
   return { path, summary, operation, options: [...options, limit, cursor], mutates: false, output: 'list', columns }
 }
 
-/** A write (`--dry-run` applies); `destructive` ones need --yes when they cannot ask. */
-export function change(
-  path: CommandSpec['path'],
-  summary: string,
-  operation: OperationId,
-  options: OptionSpec[],
-  extra: Pick<CommandSpec, 'destructive'> = {},
-): CommandSpec {
-  return { path, summary, operation, options, mutates: true, output: 'object', ...extra }
+/** A write (`--dry-run` applies); destructive ones, as the operation table says, need --yes when they cannot ask. */
+export function change(path: CommandSpec['path'], summary: string, operation: OperationId, options: OptionSpec[]): CommandSpec {
+  return { path, summary, operation, options, mutates: true, output: 'object', destructive: operations[operation].hints.destructive }
 }
 
 /** A required id in the path: `--artifact-id` → `params.artifactId`. */

@@ -20,15 +20,9 @@ export const sharingCommands: readonly CommandSpec[] = [
     ['id', 'role', 'status', 'expiresAt', 'createdAt'],
     [artifactId],
   ),
-  change(
-    ['share', 'revoke'],
-    'Revoke a share link at once',
-    'revokeShareLink',
-    [idFlag('share-link-id', 'shareLinkId', 'Share link id (shl_…)')],
-    {
-      destructive: true,
-    },
-  ),
+  change(['share', 'revoke'], 'Revoke a share link at once', 'revokeShareLink', [
+    idFlag('share-link-id', 'shareLinkId', 'Share link id (shl_…)'),
+  ]),
 ]
 
 export const auditCommands: readonly CommandSpec[] = [

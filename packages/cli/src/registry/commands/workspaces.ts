@@ -25,7 +25,7 @@ export const workspaceCommands: readonly CommandSpec[] = [
     ['id', 'email', 'role', 'status', 'expiresAt'],
     [workspaceId],
   ),
-  change(['workspace', 'revoke-invite'], 'Revoke a pending invitation', 'revokeInvitation', [invitationId], { destructive: true }),
+  change(['workspace', 'revoke-invite'], 'Revoke a pending invitation', 'revokeInvitation', [invitationId]),
   change(['workspace', 'accept-invite'], 'Accept an invitation to your verified email', 'acceptInvitation', [invitationId]),
   list(
     ['workspace', 'audit'],

@@ -123,6 +123,19 @@ describe('the sign-in flow, over HTTP', () => {
   })
 })
 
+describe('refusals in the shape of the endpoint', () => {
+  it('a malformed body at an OAuth client endpoint is an RFC 6749 error, not a page or a 500', async () => {
+    const res = await web.app.inject({
+      method: 'POST',
+      url: '/oauth2/register',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"redirect_uris": [',
+    })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ error: 'invalid_request', error_description: expect.any(String) })
+  })
+})
+
 describe('rate limits on what anyone can call', () => {
   it('caps client registrations per address, answering 429 in OAuth shape with Retry-After', async () => {
     const register = () =>

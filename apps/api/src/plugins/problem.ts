@@ -100,6 +100,16 @@ export class RefusalError extends Error {
 }
 
 /** Maps Fastify's own errors (validation, parsing, limits) to failures; anything else is a 500. */
+/** The code of a client-error status a plugin may throw, where the status alone says which. */
+const codeByStatus: Partial<Record<number, ErrorCode>> = {
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  429: 'rate_limited',
+}
+
 export function failureFromError(error: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }): {
   failure: Failure
   internal: boolean
@@ -129,6 +139,12 @@ export function failureFromError(error: FastifyError & { validation?: Validation
   if (error.statusCode === 413)
     return { failure: { code: 'payload_too_large', message: 'The request body is too large.' }, internal: false }
   if (error.statusCode === 415) return { failure: { code: 'unsupported_media_type', message: 'Unsupported media type.' }, internal: false }
+  // Any other client error a plugin throws keeps its meaning (never a 500), in the closed list's words.
+  const status = error.statusCode ?? 500
+  if (status >= 400 && status < 500) {
+    const code = codeByStatus[status] ?? 'validation_failed'
+    return { failure: { code, message: error.message || errorCodes[code].title }, internal: false }
+  }
   return {
     failure: { code: 'internal_error', message: 'Something went wrong on our side; the request id helps us find it.' },
     internal: true,

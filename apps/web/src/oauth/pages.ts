@@ -1,8 +1,11 @@
 import { type AuthorizationRefusal, type AuthorizationRequest, type Principal, userOf } from '@quire/core'
+import { html, type SafeHtml } from '../pages/html.ts'
 
-/** Text for HTML: the five characters that could end an element or an attribute are escaped. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
+/** A page of the authorization server: built with `html`, so every value in it is escaped. */
+export interface OAuthPage {
+  readonly title: string
+  readonly status?: number
+  readonly body: SafeHtml
 }
 
 /** What each scope lets the client do, in the words the consent page shows. */
@@ -28,21 +31,20 @@ export function consentPage(
   principal: Principal,
   original: Record<string, string | undefined>,
   csrf: string,
-) {
+): OAuthPage {
   const user = userOf(principal)
   const hidden = Object.entries(original)
     .filter(([name, value]) => value !== undefined && name !== 'decision' && name !== '_csrf')
-    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value ?? '')}">`)
-    .join('')
-  const scopes = request.scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(scopeWords[s] ?? s)}</li>`).join('')
+    .map(([name, value]) => html`<input type="hidden" name="${name}" value="${value ?? ''}">`)
+  const scopes = request.scopes.map((s) => html`<li><code>${s}</code>: ${scopeWords[s] ?? s}</li>`)
   return {
     title: `Allow ${request.client.name}?`,
-    body: `<section class="card">
-  <h1>Allow <strong>${escapeHtml(request.client.name)}</strong> to use Quire as ${escapeHtml(user?.username ?? '')}?</h1>
+    body: html`<section class="card">
+  <h1>Allow <strong>${request.client.name}</strong> to use Quire as ${user?.username ?? ''}?</h1>
   <p>It will be able to:</p>
   <ul class="scopes">${scopes}</ul>
-  <p class="muted">For <code>${escapeHtml(request.resource)}</code>. You will be sent back to <code>${escapeHtml(destination(request.redirectUri))}</code>. You can revoke access at any time.</p>
-  <form method="post" action="/oauth2/authorize">${hidden}<input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">
+  <p class="muted">For <code>${request.resource}</code>. You will be sent back to <code>${destination(request.redirectUri)}</code>. You can revoke access at any time.</p>
+  <form method="post" action="/oauth2/authorize">${hidden}<input type="hidden" name="_csrf" value="${csrf}">
     <button type="submit" name="decision" value="approve" class="primary">Allow</button>
     <button type="submit" name="decision" value="deny">Deny</button>
   </form>
@@ -50,14 +52,14 @@ export function consentPage(
   }
 }
 
-export function refusalPage(refusal: AuthorizationRefusal) {
+export function refusalPage(refusal: AuthorizationRefusal): OAuthPage {
   return {
     title: 'This sign-in request cannot be used',
     status: refusal.status,
-    body: `<section class="card">
+    body: html`<section class="card">
   <h1>This sign-in request cannot be used</h1>
-  <p>${escapeHtml(refusal.error_description)}</p>
-  <p class="muted">Error <code>${escapeHtml(refusal.error)}</code>. Go back to the application and try again.</p>
+  <p>${refusal.error_description}</p>
+  <p class="muted">Error <code>${refusal.error}</code>. Go back to the application and try again.</p>
 </section>`,
   }
 }

@@ -14,7 +14,7 @@ import {
 } from '@quire/core'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { webRateLimits } from '../plugins/rate-limit.ts'
-import { consentPage, refusalPage } from './pages.ts'
+import { consentPage, type OAuthPage, refusalPage } from './pages.ts'
 
 /** What the OAuth routes need from the web app around them: who is signed in, CSRF, and page rendering. */
 export interface OAuthWebKit {
@@ -25,7 +25,7 @@ export interface OAuthWebKit {
   /** Where to sign in and come back to `returnTo` (a same-origin path). */
   loginUrl(returnTo: string): string
   /** Sends a finished HTML page (the app's layout around `body`). */
-  sendPage(reply: FastifyReply, page: { readonly title: string; readonly body: string; readonly status?: number }): FastifyReply
+  sendPage(reply: FastifyReply, page: OAuthPage): FastifyReply
 }
 
 type Params = Record<string, string | undefined>
@@ -48,8 +48,8 @@ function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
  * The JSON endpoints answer clients, not the browser's session: a cookie that happens to come
  * along is ignored (no session lookup, no CSRF rule), and errors keep RFC 6749's shape.
  */
-const clientEndpoint = { config: { session: false, rateLimit: webRateLimits.tokens } } as const
-const registration = { config: { session: false, rateLimit: webRateLimits.registration } } as const
+const clientEndpoint = { config: { session: false, oauthErrors: true, rateLimit: webRateLimits.tokens } } as const
+const registration = { config: { session: false, oauthErrors: true, rateLimit: webRateLimits.registration } } as const
 
 /** Discovery documents and the JSON endpoints are for clients on any origin. */
 function openToAnyOrigin(reply: FastifyReply): void {

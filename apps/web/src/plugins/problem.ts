@@ -1,3 +1,4 @@
+import { failureFromError } from '@quire/api'
 import { type ErrorCode, errorCodes, problemType, statusOf } from '@quire/core'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { errorPage } from '../pages/error-page.ts'
@@ -38,26 +39,31 @@ export function sendFailure(
     .send(errorPage({ title: failure.title, message: failure.message, requestId: request.id }))
 }
 
-/** The app-wide error handler: client mistakes keep their status, anything else is a 500 without a stack. */
+/**
+ * The app-wide error handler, on the API's mapping (a client mistake keeps its meaning, anything
+ * else is a 500 without a stack); the web app only chooses a page, a problem, or, on the OAuth
+ * client endpoints (`config: { oauthErrors: true }`), RFC 6749's error shape.
+ */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const status = error.statusCode ?? 500
-  if (error instanceof TooManyRequests) {
-    reply.header('retry-after', String(error.retryAfterSeconds))
-    // OAuth clients read RFC 6749's error shape; people and other callers get a page or a problem.
-    if (request.url.startsWith('/oauth2/') && request.method === 'POST' && !request.url.startsWith('/oauth2/authorize'))
-      return reply.code(429).header('cache-control', 'no-store').send({ error: 'rate_limited', error_description: error.message })
-    return sendFailure(request, reply, { code: 'rate_limited', title: 'Too many requests', message: error.message })
+  if (error instanceof TooManyRequests) reply.header('retry-after', String(error.retryAfterSeconds))
+  const { failure, internal } = failureFromError(error)
+  if (internal) request.log.error({ err: error }, 'unhandled error')
+  if (request.routeOptions.config?.oauthErrors) {
+    const oauthError = failure.code === 'rate_limited' ? 'rate_limited' : internal ? 'server_error' : 'invalid_request'
+    return reply
+      .code(statusOf(failure.code))
+      .header('cache-control', 'no-store')
+      .send({ error: oauthError, error_description: failure.message })
   }
-  if (status >= 500) {
-    request.log.error({ err: error }, 'unhandled error')
-    return sendFailure(request, reply, {
-      code: 'internal_error',
-      title: 'Something went wrong',
-      message: 'Something went wrong on our side. Try again in a moment; the request id helps us find what happened.',
-    })
-  }
-  const code: ErrorCode = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'validation_failed'
-  return sendFailure(request, reply, { code, title: 'That request was not understood', message: error.message })
+  const title = internal
+    ? 'Something went wrong'
+    : failure.code === 'rate_limited'
+      ? 'Too many requests'
+      : 'That request was not understood'
+  const message = internal
+    ? 'Something went wrong on our side. Try again in a moment; the request id helps us find what happened.'
+    : failure.message
+  return sendFailure(request, reply, { code: failure.code, title, message })
 }
 
 export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {

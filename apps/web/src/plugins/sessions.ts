@@ -26,6 +26,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `false`: the route never looks at the session cookie (and so needs no CSRF token). */
     session?: boolean
+    /** The route answers OAuth clients: refusals take RFC 6749's shape (`{ error, error_description }`). */
+    oauthErrors?: boolean
   }
 }
 

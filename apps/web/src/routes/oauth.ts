@@ -2,7 +2,6 @@ import type { Runtime } from '@quire/api'
 import { oauthServerConfig } from '@quire/core'
 import type { FastifyInstance } from 'fastify'
 import { registerOAuthServer } from '../oauth/routes.ts'
-import { SafeHtml } from '../pages/html.ts'
 import { layout } from '../pages/layout.ts'
 import { contentSecurityPolicy } from '../plugins/security-headers.ts'
 import type { SessionCookies } from '../plugins/sessions.ts'
@@ -25,6 +24,6 @@ export function registerOAuthRoutes(app: FastifyInstance, options: { runtime: Ru
         .header('cache-control', 'no-store')
         // The consent form's answer redirects to the client, wherever it is registered.
         .header('content-security-policy', contentSecurityPolicy({ formAction: false }))
-        .send(layout({ title: page.title, visitor: reply.request.session?.user ?? null }, new SafeHtml(page.body))),
+        .send(layout({ title: page.title, visitor: reply.request.session?.user ?? null }, page.body)),
   })
 }

@@ -78,7 +78,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   // native JSON.stringify is several times faster on the long strings Quire serves (content, diffs).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
   app.setErrorHandler(handleError)
-  registerResourceMetadata(app, { webUrl: runtime.deps.config.webUrl, apiUrl: options.serverUrl ?? runtime.deps.config.apiUrl })
+  // The resource named in challenges is the audience tokens are checked against: the runtime's.
+  registerResourceMetadata(app, { webUrl: runtime.deps.config.webUrl, apiUrl: runtime.deps.config.apiUrl })
   registerEdge(app, drainOnClose(app))
   await registerCors(app, { allowedOrigins: [new URL(runtime.deps.config.webUrl).origin, ...(options.corsOrigins ?? [])] })
   const limiter = options.rateLimit === false ? null : await registerRateLimit(app, options.rateLimit ?? defaultRateLimit, runtime.database)

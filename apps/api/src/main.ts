@@ -17,7 +17,7 @@ try {
 const app = await buildApp(runtime, {
   logger: { level: env.LOG_LEVEL },
   logRequests: env.LOG_REQUESTS,
-  serverUrl: env.API_URL ?? `http://localhost:${env.API_PORT}`,
+  serverUrl: runtime.deps.config.apiUrl,
   ...edgeOptions(env),
 })
 

@@ -20,7 +20,8 @@ try {
   process.exit(1)
 }
 
-const apiUrl = apiEnv.API_URL ?? `http://localhost:${apiEnv.API_PORT}`
+// The API's public address is the runtime's (the audience its tokens are bound to), said once.
+const apiUrl = runtime.deps.config.apiUrl
 let api: Awaited<ReturnType<typeof buildApp>>
 let web: Awaited<ReturnType<typeof buildWebApp>>
 try {

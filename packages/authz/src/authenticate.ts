@@ -1,12 +1,8 @@
-import { type Authentication, type CredentialRecord, isScope, type Principal, type Scope } from '@quire/core'
+import { type Authentication, type CredentialRecord, isScope, type Principal, type Scope, sameResource } from '@quire/core'
 
 export interface AuthenticateOptions {
   /** The resource identifier OAuth access tokens must be issued for (RFC 8707 audience). */
   readonly audience?: string
-}
-
-function sameAudience(a: string, b: string): boolean {
-  return a.replace(/\/$/, '') === b.replace(/\/$/, '')
 }
 
 /**
@@ -30,7 +26,7 @@ export function authenticate(record: CredentialRecord | null, now: Date, options
       break
     case 'oauth':
       if (!record.user) return { ok: false, reason: 'token without user' }
-      if (options.audience && (!record.audience || !sameAudience(record.audience, options.audience))) {
+      if (options.audience && (!record.audience || !sameResource(record.audience, options.audience))) {
         return { ok: false, reason: 'issued for another resource' }
       }
       principal = { kind: 'oauth', credentialId: record.id, user: record.user, scopes }

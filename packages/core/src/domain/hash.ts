@@ -12,12 +12,16 @@ export async function sha256Hex(text: string): Promise<string> {
   return hex(await crypto.subtle.digest('SHA-256', encoder.encode(text)))
 }
 
-/** SHA-256 of a string's UTF-8 bytes, base64url without padding (PKCE's S256, RFC 7636). */
-export async function sha256Base64Url(text: string): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)))
+/** Bytes as base64url without padding (RFC 4648 §5). */
+export function base64url(bytes: Uint8Array): string {
   let binary = ''
   for (const b of bytes) binary += String.fromCharCode(b)
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+/** SHA-256 of a string's UTF-8 bytes, base64url without padding (PKCE's S256, RFC 7636). */
+export async function sha256Base64Url(text: string): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))))
 }
 
 /** A stable JSON encoding (sorted keys) for hashing requests. */

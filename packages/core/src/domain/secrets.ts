@@ -1,13 +1,7 @@
 import { secretPrefixes } from '../contract/secret-prefixes.ts'
-import { sha256Hex } from './hash.ts'
+import { base64url, sha256Hex } from './hash.ts'
 
 export { secretPrefixes }
-
-function base64url(bytes: Uint8Array): string {
-  let binary = ''
-  for (const b of bytes) binary += String.fromCharCode(b)
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}
 
 /** A fresh secret (256 random bits) with its prefix, its SHA-256 and a short display prefix. */
 export async function newSecret(prefix: string): Promise<{ secret: string; hash: string; display: string }> {

@@ -12,6 +12,10 @@ import { parseArgs } from 'node:util'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '40' } } })
 const runs = Number(values.runs)
+if (!Number.isInteger(runs) || runs < 1) {
+  process.stderr.write(`--runs takes a whole number of at least 1, not ${JSON.stringify(values.runs)}.\n`)
+  process.exit(2)
+}
 const bin = resolve(import.meta.dirname, '../../packages/cli/dist/bin.js')
 if (!existsSync(bin)) {
   process.stderr.write(`No built CLI at ${bin}: run \`pnpm -F @quire/cli build\` (or \`pnpm check\`) first.\n`)
@@ -36,8 +40,9 @@ const cases = {
   floor: ['-e', '0'],
   version: [bin, '--version'],
   help: [bin, '--help'],
+  schema: [bin, 'schema'],
 } as const
-const samples: Record<keyof typeof cases, number[]> = { floor: [], version: [], help: [] }
+const samples: Record<keyof typeof cases, number[]> = { floor: [], version: [], help: [], schema: [] }
 // Warm the file cache, then alternate so drift hits every case alike.
 for (const args of Object.values(cases)) time(args)
 for (let i = 0; i < runs; i++) for (const [name, args] of Object.entries(cases)) samples[name as keyof typeof cases].push(time(args))
@@ -50,3 +55,4 @@ process.stdout.write('| case                           |       ms | ratio | targ
 process.stdout.write(`${row('node -e 0 (baseline)', floor, '')}\n`)
 process.stdout.write(`${row('quire --version', median(samples.version), '≤ 1.5×')}\n`)
 process.stdout.write(`${row('quire --help (parser loaded)', median(samples.help), '')}\n`)
+process.stdout.write(`${row('quire schema (a command run)', median(samples.schema), '')}\n`)

@@ -10,12 +10,19 @@ import {
   discoverServer,
   oauthErrorOf,
   registerClient,
-  revokeToken,
   type TokenSet,
   tokenSetOf,
 } from '../credentials/oauth.ts'
 import { openBrowser } from '../credentials/open-browser.ts'
-import { probeCredentialStore, readSecret, type StoredSecret, saveCredential } from '../credentials/store.ts'
+import {
+  probeCredentialStore,
+  type RevocableGrant,
+  readSecret,
+  revocableGrant,
+  revokeGrant,
+  type StoredSecret,
+  saveCredential,
+} from '../credentials/store.ts'
 import { cliClient } from '../run/cli-client.ts'
 import { CliError } from '../run/cli-error.ts'
 import type { CommandContext, CommandResult, Handler } from '../run/context.ts'
@@ -65,27 +72,21 @@ async function whoIs(context: CommandContext, token: string): Promise<StoredUser
 }
 
 /**
- * The credential a new login replaces: its OAuth grant is revoked once the new one is stored (a
- * refresh token lives 30 days; forgetting it here would leave it valid there).
+ * The sign-in a new login replaces: revoked once the new credential is stored (a refresh token
+ * lives 30 days; forgetting it here would leave it valid there).
  */
-async function previousGrant(context: CommandContext): Promise<{ secret: StoredSecret; metadata: CredentialMetadata } | null> {
+async function previousGrant(context: CommandContext): Promise<RevocableGrant | null> {
   try {
-    const [secret, metadata] = [await readSecret(context.globals.baseUrl), await readMetadata(context.env, context.globals.baseUrl)]
-    return secret?.refreshToken && metadata?.kind === 'oauth' && metadata.webUrl && metadata.clientId ? { secret, metadata } : null
+    const baseUrl = context.globals.baseUrl
+    return revocableGrant(await readMetadata(context.env, baseUrl), await readSecret(baseUrl))
   } catch {
     return null
   }
 }
 
-async function retire(context: CommandContext, previous: Awaited<ReturnType<typeof previousGrant>>, keep: StoredSecret): Promise<void> {
-  if (!previous?.secret.refreshToken || previous.secret.refreshToken === keep.refreshToken) return
-  try {
-    await revokeToken(previous.metadata.webUrl ?? '', previous.metadata.clientId ?? '', previous.secret.refreshToken, 'refresh_token')
-  } catch (error) {
-    context.progress(
-      `Could not revoke the previous sign-in at ${previous.metadata.webUrl} (${describeOAuthFailure(error)}); it expires on its own.`,
-    )
-  }
+async function retire(context: CommandContext, previous: RevocableGrant | null, keep: StoredSecret): Promise<void> {
+  if (previous && previous.refreshToken !== keep.refreshToken)
+    await revokeGrant(previous, (message) => context.progress(`Note: ${message}`))
 }
 
 /** Stores the credential; says so when AGENT_SERVICE_TOKEN will still be used before it. */

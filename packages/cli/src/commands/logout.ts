@@ -1,6 +1,5 @@
 import { readMetadata } from '../credentials/metadata.ts'
-import { describeOAuthFailure, revokeToken } from '../credentials/oauth.ts'
-import { forgetCredential, readSecret, type StoredSecret } from '../credentials/store.ts'
+import { forgetCredential, readSecret, revocableGrant, revokeGrant, type StoredSecret } from '../credentials/store.ts'
 import type { Handler } from '../run/context.ts'
 
 /**
@@ -20,27 +19,16 @@ export const logout: Handler = async (context) => {
   } catch (error) {
     storeError = error instanceof Error ? error.message : String(error)
   }
-  const revocable =
-    metadata?.kind === 'oauth' && secret?.refreshToken !== undefined && metadata.webUrl !== undefined && metadata.clientId !== undefined
+  const grant = revocableGrant(metadata, secret)
 
   if (globals.dryRun) {
     return {
       kind: 'value',
-      value: { dryRun: true, baseUrl, wouldRevoke: revocable ? metadata?.webUrl : null, wouldForget: secret !== null || metadata !== null },
+      value: { dryRun: true, baseUrl, wouldRevoke: grant?.webUrl ?? null, wouldForget: secret !== null || metadata !== null },
     }
   }
 
-  let revoked = false
-  if (revocable && secret?.refreshToken && metadata?.webUrl && metadata.clientId) {
-    try {
-      await revokeToken(metadata.webUrl, metadata.clientId, secret.refreshToken, 'refresh_token')
-      revoked = true
-    } catch (error) {
-      io.stderr(
-        `warning: could not revoke the sign-in at ${metadata.webUrl} (${describeOAuthFailure(error)}); it is forgotten here and expires on its own.\n`,
-      )
-    }
-  }
+  const revoked = grant !== null && (await revokeGrant(grant, (message) => io.stderr(`warning: ${message}\n`)))
   const forgotten = await forgetCredential(env, baseUrl)
   storeError ??= forgotten.storeError ?? null
   if (storeError !== null)

@@ -208,3 +208,31 @@ export async function readStoredToken(
     return expiresAtMs(meta) > Date.now() ? secret.accessToken : null
   }
 }
+
+/** A stored OAuth sign-in the authorization server can revoke: its refresh token, client and server. */
+export interface RevocableGrant {
+  readonly webUrl: string
+  readonly clientId: string
+  readonly refreshToken: string
+}
+
+export function revocableGrant(meta: CredentialMetadata | null, secret: StoredSecret | null): RevocableGrant | null {
+  if (meta?.kind !== 'oauth' || !meta.webUrl || !meta.clientId || !secret?.refreshToken) return null
+  return { webUrl: meta.webUrl, clientId: meta.clientId, refreshToken: secret.refreshToken }
+}
+
+/**
+ * Revokes a sign-in at its server (RFC 7009: the refresh token takes its access tokens with it).
+ * A server that cannot be reached is reported through `warn` and is not an error: the grant then
+ * expires on its own.
+ */
+export async function revokeGrant(grant: RevocableGrant, warn: (message: string) => void): Promise<boolean> {
+  const { describeOAuthFailure, revokeToken } = await import('./oauth.ts')
+  try {
+    await revokeToken(grant.webUrl, grant.clientId, grant.refreshToken, 'refresh_token')
+    return true
+  } catch (error) {
+    warn(`could not revoke the sign-in at ${grant.webUrl} (${describeOAuthFailure(error)}); it expires on its own.`)
+    return false
+  }
+}

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util'
 import { finishTestRun, freshTestDatabase, prepareTestRun } from '@quire/storage/testing'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { databaseCpu, processCpuMs } from './cpu.ts'
 import { seed } from './seed.ts'
 
 const { values: args } = parseArgs({
@@ -53,14 +54,35 @@ interface Figures {
   p99: number
   errors: number
   non2xx: number
+  /** CPU µs per request in the server process, and in its PostgreSQL backends. */
+  serverCpu: number
+  databaseCpu: number
 }
 
-async function load(options: autocannon.Options): Promise<Figures> {
+/** One server under test: its process and the backends of its database, for CPU accounting. */
+interface Side {
+  readonly pid: number
+  readonly database: Awaited<ReturnType<typeof databaseCpu>>
+}
+
+async function load(side: Side, options: autocannon.Options): Promise<Figures> {
   // One unmeasured second first: a server left idle while the other side ran has shrunk its heap
   // and cooled down; what we compare is steady-state throughput.
   await autocannon({ connections, ...options, duration: 1 })
+  const serverBefore = processCpuMs(side.pid)
+  const databaseBefore = await side.database.sample()
   const result = await autocannon({ connections, duration, ...options })
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx }
+  const serverMs = processCpuMs(side.pid) - serverBefore
+  const databaseMs = await side.database.since(databaseBefore)
+  const requests = Math.max(1, result.requests.total)
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    serverCpu: (serverMs * 1000) / requests,
+    databaseCpu: (databaseMs * 1000) / requests,
+  }
 }
 
 async function warm(url: string, headers: Record<string, string> = {}) {
@@ -71,6 +93,7 @@ const run = await prepareTestRun({ pgAdminUrl: adminUrl, snapshotPath: '/dev/nul
 const quireDb = await freshTestDatabase(run, 'postgres', { poolSize: 2 })
 const baselineDb = await freshTestDatabase(run, 'postgres', { poolSize: 2 })
 const children: ChildProcess[] = []
+const monitors: { close(): Promise<void> }[] = []
 try {
   const fixtures = await seed(quireDb, connections)
   const baseline = new pg.Client({ connectionString: baselineDb.url ?? '' })
@@ -82,21 +105,22 @@ try {
 
   const quire = 'http://127.0.0.1:3100'
   const bare = 'http://127.0.0.1:3101'
-  children.push(
-    await start(
-      'apps/api/src/main.ts',
-      // Rate limiting stays on, as in production; the limit is set out of reach of one token's load.
-      { DATABASE_URL: quireDb.url ?? '', API_PORT: '3100', LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: args.pool, RATE_LIMIT_MAX: '1000000000' },
-      `${quire}/health`,
-    ),
+  const quireServer = await start(
+    'apps/api/src/main.ts',
+    // Rate limiting stays on, as in production; the limit is set out of reach of one token's load.
+    { DATABASE_URL: quireDb.url ?? '', API_PORT: '3100', LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: args.pool, RATE_LIMIT_MAX: '1000000000' },
+    `${quire}/health`,
   )
-  children.push(
-    await start(
-      'bench/api/baseline-server.ts',
-      { BASELINE_DATABASE_URL: baselineDb.url ?? '', BASELINE_PORT: '3101', BASELINE_POOL_SIZE: args.pool },
-      `${bare}/row/1`,
-    ),
+  children.push(quireServer)
+  const bareServer = await start(
+    'bench/api/baseline-server.ts',
+    { BASELINE_DATABASE_URL: baselineDb.url ?? '', BASELINE_PORT: '3101', BASELINE_POOL_SIZE: args.pool },
+    `${bare}/row/1`,
   )
+  children.push(bareServer)
+  const quireSide: Side = { pid: quireServer.pid ?? 0, database: await databaseCpu(quireDb.url ?? '') }
+  const bareSide: Side = { pid: bareServer.pid ?? 0, database: await databaseCpu(baselineDb.url ?? '') }
+  monitors.push(quireSide.database, bareSide.database)
 
   const auth = { authorization: `Bearer ${fixtures.token}` }
   // Both servers get the same warm-up (JIT, prepared statements, caches) before anything counts.
@@ -105,7 +129,7 @@ try {
   await warm(`${quire}/api/artifacts/${fixtures.privateId}/content?version=1`, auth)
   await warm(`${quire}/api/artifacts/${fixtures.privateId}/content`, auth)
   await warm(`${quire}/api/artifacts/${fixtures.longHistoryId}/content`, auth)
-  const readBaseline = () => load({ url: `${bare}/row/42` })
+  const readBaseline = () => load(bareSide, { url: `${bare}/row/42` })
   // Appends: each connection keeps to its own artifact and tracks its head across rounds.
   // (autocannon clears a connection's context when it wraps around its request list, so the
   // list is long enough never to wrap within a round.)
@@ -136,33 +160,33 @@ try {
     {
       name: 'public pinned, anonymous',
       target: 0.9,
-      quire: () => load({ url: `${quire}/api/artifacts/${fixtures.publicId}/content?version=1` }),
+      quire: () => load(quireSide, { url: `${quire}/api/artifacts/${fixtures.publicId}/content?version=1` }),
       baseline: readBaseline,
     },
     {
       name: 'private pinned, owner API key',
       target: 0.8,
-      quire: () => load({ url: `${quire}/api/artifacts/${fixtures.privateId}/content?version=1`, headers: auth }),
+      quire: () => load(quireSide, { url: `${quire}/api/artifacts/${fixtures.privateId}/content?version=1`, headers: auth }),
       baseline: readBaseline,
     },
     {
       name: 'latest version, owner API key',
       target: 0.8,
-      quire: () => load({ url: `${quire}/api/artifacts/${fixtures.privateId}/content`, headers: auth }),
+      quire: () => load(quireSide, { url: `${quire}/api/artifacts/${fixtures.privateId}/content`, headers: auth }),
       baseline: readBaseline,
     },
     {
       name: 'latest of 10,000 versions, owner',
       target: 0.8,
-      quire: () => load({ url: `${quire}/api/artifacts/${fixtures.longHistoryId}/content`, headers: auth }),
+      quire: () => load(quireSide, { url: `${quire}/api/artifacts/${fixtures.longHistoryId}/content`, headers: auth }),
       baseline: readBaseline,
     },
     {
       name: 'append a version, owner API key',
       target: 0.4,
-      quire: () => load({ url: quire, requests: appendRequests }),
+      quire: () => load(quireSide, { url: quire, requests: appendRequests }),
       baseline: () =>
-        load({
+        load(bareSide, {
           url: `${bare}/row`,
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -182,6 +206,7 @@ try {
       bs.push(await c.baseline())
       qs.push(await c.quire())
     }
+    const cpu = (xs: Figures[]) => `${median(xs.map((x) => x.serverCpu)).toFixed(0)} + ${median(xs.map((x) => x.databaseCpu)).toFixed(0)}`
     const b = { rps: median(bs.map((x) => x.rps)), p99: median(bs.map((x) => x.p99)) }
     const q = {
       rps: median(qs.map((x) => x.rps)),
@@ -194,8 +219,10 @@ try {
       c.name,
       b.rps.toFixed(0),
       `${b.p99} ms`,
+      cpu(bs),
       q.rps.toFixed(0),
       `${q.p99} ms`,
+      cpu(qs),
       `${ratio.toFixed(2)}×`,
       `≥ ${c.target}×`,
       ratio >= c.target ? 'yes' : 'NO',
@@ -203,7 +230,19 @@ try {
     ])
     process.stderr.write(`${c.name}: baseline ${b.rps.toFixed(0)} req/s, quire ${q.rps.toFixed(0)} req/s (${ratio.toFixed(2)}×)\n`)
   }
-  const header = ['case', 'baseline req/s', 'baseline p99', 'quire req/s', 'quire p99', 'ratio', 'target', 'met', 'quire non-2xx']
+  const header = [
+    'case',
+    'baseline req/s',
+    'baseline p99',
+    'baseline CPU µs',
+    'quire req/s',
+    'quire p99',
+    'quire CPU µs',
+    'ratio',
+    'target',
+    'met',
+    'quire non-2xx',
+  ]
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`
   console.log(
@@ -213,10 +252,12 @@ try {
   console.log(line(widths.map((w) => '-'.repeat(w))))
   for (const r of rows) console.log(line(r))
   console.log(
-    '\nAppends: a round stops with requests in flight, so each later round starts with one 409 per connection\n' +
+    '\nCPU µs: CPU time per request in the server process + in its PostgreSQL backends (from /proc).\n' +
+      'Appends: a round stops with requests in flight, so each later round starts with one 409 per connection\n' +
       '(the connection learns the head from it); those are the non-2xx counted. Reads must show 0.',
   )
 } finally {
+  await Promise.all(monitors.map((m) => m.close()))
   await Promise.all(
     children.map(
       (child) =>

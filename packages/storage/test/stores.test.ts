@@ -20,6 +20,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
 import { createStores, type Database, queryThrough } from '../src/index.ts'
+import { callerReadStatement } from '../src/stores/version-reads.ts'
 import type { TestDatabase } from '../src/testing.ts'
 
 let handle: TestDatabase
@@ -143,6 +144,82 @@ describe(`storage (${testEngine})`, () => {
     const { stores, queries } = countingStores()
     await stores.artifacts.loadVersionForCaller({ credential: null, artifactId, version: 7 })
     expect(queries()).toBe(1)
+  })
+
+  it("answers the version reads of one event-loop turn with one statement, each from its own caller's view", async () => {
+    const alice = await seed()
+    const bob = await seed()
+    await handle.db.updateTable('artifacts').set({ public_view: true }).where('id', '=', bob.artifactId).execute()
+    const stranger = { secretHash: await sha256Hex('qk_not_a_key') }
+    const { stores, queries } = countingStores()
+    const load = stores.artifacts.loadVersionForCaller
+    const [own, other, anonymous, badToken, missing] = await Promise.all([
+      load({ credential: alice.caller.credential, artifactId: alice.artifactId, version: 1 }),
+      load({ credential: bob.caller.credential, artifactId: alice.artifactId }),
+      load({ credential: null, artifactId: bob.artifactId, version: 1 }),
+      load({ credential: stranger, artifactId: alice.artifactId }),
+      load({ credential: alice.caller.credential, artifactId: 'art_missing' }),
+    ])
+    expect(queries()).toBe(1)
+    expect(own).toMatchObject({ credential: { user: { id: alice.user.id } }, role: 'owner', artifact: { id: alice.artifactId } })
+    expect(own.version).toMatchObject({ artifactId: alice.artifactId, number: 1 })
+    expect(other).toMatchObject({
+      credential: { user: { id: bob.user.id } },
+      role: null,
+      artifact: { id: alice.artifactId, publicView: false },
+    })
+    expect(anonymous).toMatchObject({ credential: null, role: null, artifact: { id: bob.artifactId, publicView: true } })
+    expect(anonymous.version).toMatchObject({ artifactId: bob.artifactId, number: 1 })
+    expect(badToken).toMatchObject({ credential: null, role: null, artifact: { id: alice.artifactId } })
+    expect(missing).toMatchObject({ credential: { user: { id: alice.user.id } }, artifact: null, version: null })
+  })
+
+  it('fails only the request that cannot be answered, not the ones that shared its statement', async () => {
+    const { caller, artifactId } = await seed()
+    const { stores } = countingStores()
+    const load = stores.artifacts.loadVersionForCaller
+    // A version number PostgreSQL cannot hold fails the statement it is in (the API never sends
+    // one: its schemas stop at 2^31 - 1); its neighbour is asked again alone and answered.
+    const [fine, broken] = await Promise.allSettled([
+      load({ credential: caller.credential, artifactId, version: 1 }),
+      load({ credential: caller.credential, artifactId, version: 2 ** 40 }),
+    ])
+    expect(fine).toMatchObject({ status: 'fulfilled', value: { role: 'owner', version: { number: 1 } } })
+    expect(broken.status).toBe('rejected')
+  })
+
+  it('looks a pinned version up by its whole key, however long the history', async () => {
+    const { caller, artifactId } = await seed()
+    await sql`INSERT INTO versions (artifact_id, number, content_sha256, size, changelog, created_at, created_by_kind, created_by_id, created_by_label)
+      SELECT ${artifactId}, n, v.content_sha256, v.size, '', now(), 'operator', 'o', 'o'
+      FROM generate_series(2, 10000) AS n, (SELECT content_sha256, size FROM versions WHERE artifact_id = ${artifactId} AND number = 1) AS v`.execute(
+      handle.db,
+    )
+    await sql`ANALYZE versions`.execute(handle.db)
+    // The plan a long-lived connection keeps (the generic one), with a version from the middle.
+    const plan = await handle.db.connection().execute(async (db) => {
+      await sql.raw(`PREPARE caller_read(text[], text[], int[]) AS ${callerReadStatement}`).execute(db)
+      await sql`SET plan_cache_mode = force_generic_plan`.execute(db)
+      try {
+        const { rows } = await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE caller_read(
+          ARRAY[${sql.lit(caller.credential.secretHash)}]::text[], ARRAY[${sql.lit(artifactId)}]::text[], ARRAY[5000]::int[])`.execute(db)
+        const cell = rows[0]?.['QUERY PLAN']
+        return (typeof cell === 'string' ? JSON.parse(cell) : cell) as [{ Plan: PlanNode }]
+      } finally {
+        await sql`RESET plan_cache_mode`.execute(db)
+        await sql`DEALLOCATE caller_read`.execute(db)
+      }
+    })
+    interface PlanNode {
+      'Relation Name'?: string
+      'Actual Rows': number
+      Plans?: PlanNode[]
+    }
+    const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)]
+    const versionScans = nodes(plan[0].Plan).filter((n) => n['Relation Name'] === 'versions')
+    expect(versionScans).toHaveLength(1)
+    // One index entry read, not the artifact's 10,000 filtered down to one.
+    expect(versionScans[0]?.['Actual Rows']).toBe(1)
   })
 
   it('still returns the credential when the artifact does not exist (so a bad token is a 401, not a 404)', async () => {

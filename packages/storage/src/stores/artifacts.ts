@@ -5,14 +5,15 @@ import type { Database } from '../schema.ts'
 import { artifactSlugTaken, listArtifactsForUser, listVersions, loadArtifactForCaller, versionContents } from './artifact-reads.ts'
 import { appendVersion, createArtifact, softDeleteArtifact, updateArtifactAccess } from './artifact-writes.ts'
 import type { ImmutableCache } from './immutable-cache.ts'
-import { loadContentForCaller, loadVersionForCaller } from './version-reads.ts'
+import { callerReads, loadContentForCaller, loadVersionForCaller } from './version-reads.ts'
 
 export function artifactStore(database: { readonly db: Kysely<Database>; readonly query: RawQuery }, cache: ImmutableCache): ArtifactStore {
-  const { db, query: raw } = database
+  const { db } = database
+  const reads = callerReads(database.query)
   return {
     loadForCaller: (query) => loadArtifactForCaller(db, query),
-    loadVersionForCaller: (query) => loadVersionForCaller(db, raw, cache, query),
-    loadContentForCaller: (query) => loadContentForCaller(db, raw, cache, query),
+    loadVersionForCaller: (query) => loadVersionForCaller(db, reads, cache, query),
+    loadContentForCaller: (query) => loadContentForCaller(db, reads, cache, query),
     create: (cmd) => createArtifact(db, cache, cmd),
     append: (cmd) => appendVersion(db, cache, cmd),
     softDelete: (cmd) => softDeleteArtifact(db, cmd),

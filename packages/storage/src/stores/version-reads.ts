@@ -1,5 +1,6 @@
 import type { ArtifactAccess, ArtifactType, ContentRecord, PresentedCredential, VersionContext, VersionRecord } from '@quire/core'
 import type { Kysely } from 'kysely'
+import { coalesce, type Lookup } from '../coalesce.ts'
 import type { RawQuery } from '../database.ts'
 import { roleFrom } from '../rows.ts'
 import type { Database } from '../schema.ts'
@@ -7,10 +8,11 @@ import { credentialFields, credentialFrom } from './credential-projection.ts'
 import type { ImmutableCache } from './immutable-cache.ts'
 import { contentBody, versionsOf } from './immutable-reads.ts'
 
-// The hot path of every version read and write. It is plain SQL per shape (nothing is built per
-// call; with prepared statements PostgreSQL plans each shape once per connection) and returns
-// ONE json column: describing and parsing one column instead of thirty is what keeps this query
-// near the cost of a bare primary-key SELECT (see bench/api).
+// The hot path of every version read and write: the credential, the artifact's access facts, the
+// caller's role and (when asked) a version, for every request of one event-loop turn in ONE
+// statement (see coalesce.ts). It is plain SQL (with prepared statements PostgreSQL plans it once
+// per connection) and returns one json column per request: describing and parsing one column
+// instead of thirty is what keeps it cheap (see bench/api and docs/decisions.md).
 const accessFields = ['a.id', 'a.workspace_id', 'a.type', 'a.public_view', 'a.public_edit', 'a.viewer_emails', 'a.latest_version'] as const
 const callerFields = [...credentialFields, 'm.role'] as const
 const versionFields = [
@@ -25,42 +27,60 @@ const versionFields = [
   'v.created_by_label',
 ] as const
 type Field = (typeof accessFields)[number] | (typeof callerFields)[number] | (typeof versionFields)[number]
+const fields: readonly Field[] = [...accessFields, ...callerFields, ...versionFields]
+/** Where each field sits in the returned array. */
+const position = new Map<Field, number>(fields.map((field, i) => [field, i]))
 
-interface Shape {
-  readonly text: string
-  /** Where each field sits in the returned array. */
-  readonly index: Readonly<Partial<Record<Field, number>>>
+// Every request is one element of the three arrays; each row is driven by its element, so a
+// missing credential, artifact or version leaves nulls instead of losing the row (a bad token on a
+// missing artifact is still a 401). Every join is on a unique key: one row per element. The
+// version is joined on the element's artifact id, not `a.id`: on a large database (EXPLAIN with
+// 200,000 artifacts, users and credentials) PostgreSQL 15 joined `a.id` on the key's first column
+// only and filtered the artifact's every version; on `q.artifact_id` it uses the whole key.
+export const callerReadStatement = `SELECT q.i::int AS i, json_build_array(${fields.join(', ')}) AS r
+  FROM unnest($1::text[], $2::text[], $3::int[]) WITH ORDINALITY AS q(secret_hash, artifact_id, version, i)
+  LEFT JOIN credentials c ON c.secret_hash = q.secret_hash
+  LEFT JOIN users u ON u.id = c.user_id
+  LEFT JOIN artifacts a ON a.id = q.artifact_id AND a.deleted_at IS NULL
+  LEFT JOIN memberships m ON m.workspace_id = a.workspace_id AND m.user_id = u.id
+  LEFT JOIN versions v ON v.artifact_id = q.artifact_id AND v.number = q.version`
+
+/** One request's question: who is calling, about which artifact, and which version (if not in memory). */
+interface CallerRead {
+  readonly secretHash: string | null
+  readonly artifactId: string
+  readonly version: number | null
 }
 
-function shape(withCredential: boolean, withVersion: boolean): Shape {
-  const fields: Field[] = [...accessFields, ...(withCredential ? callerFields : []), ...(withVersion ? versionFields : [])]
-  const artifactParam = withCredential ? '$2' : '$1'
-  const versionJoin = withVersion ? `LEFT JOIN versions v ON v.artifact_id = a.id AND v.number = ${withCredential ? '$3' : '$2'}::int` : ''
-  const select = `SELECT json_build_array(${fields.join(', ')}) AS r`
-  const index = Object.fromEntries(fields.map((field, i) => [field, i]))
-  if (!withCredential)
-    return { index, text: `${select} FROM artifacts a ${versionJoin} WHERE a.id = ${artifactParam}::text AND a.deleted_at IS NULL` }
-  // Anchored on a constant row, so the credential comes back even when the artifact does not.
-  return {
-    index,
-    text: `${select} FROM (SELECT 1) AS one
-      LEFT JOIN credentials c ON c.secret_hash = $1::text
-      LEFT JOIN users u ON u.id = c.user_id
-      LEFT JOIN artifacts a ON a.id = ${artifactParam}::text AND a.deleted_at IS NULL
-      LEFT JOIN memberships m ON m.workspace_id = a.workspace_id AND m.user_id = u.id
-      ${versionJoin}`,
-  }
-}
+/** The lookup every read and write of a version goes through, coalesced per event-loop turn. */
+export type CallerReads = Lookup<CallerRead, unknown[]>
 
-const shapes = [shape(false, false), shape(false, true), shape(true, false), shape(true, true)] as const
+/** At most this many requests share a statement (a larger turn sends several). */
+const MAX_BATCH = 100
+
+export function callerReads(raw: RawQuery): CallerReads {
+  return coalesce(
+    async (items) => {
+      const rows = await raw<{ i: number; r: unknown[] }>(callerReadStatement, [
+        items.map((x) => x.secretHash),
+        items.map((x) => x.artifactId),
+        items.map((x) => x.version),
+      ])
+      const results: (unknown[] | undefined)[] = new Array(items.length)
+      for (const row of rows) results[row.i - 1] = row.r
+      return results
+    },
+    { maxBatch: MAX_BATCH },
+  )
+}
 
 /** Reads fields of the returned array by name. */
 interface Values {
   get(field: Field): unknown
 }
 
-function read(shape: Shape, row: unknown[] | undefined): Values {
-  return { get: (field) => (row === undefined ? undefined : row[shape.index[field] ?? -1]) }
+function read(row: unknown[] | undefined): Values {
+  return { get: (field) => (row === undefined ? undefined : row[position.get(field) ?? -1]) }
 }
 
 const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string))
@@ -97,28 +117,29 @@ function versionOf(v: Values, artifactId: string): VersionRecord | null {
 }
 
 /**
- * Credential, access facts, role and (when asked) a version, in one statement. A version this
+ * Credential, access facts, role and (when asked) a version, in one statement (shared with the
+ * other requests of this event-loop turn). A version this
  * process has seen comes from memory: a pinned one is looked up before the query, the head
  * after it (the query returns the head's number). Only a version never seen here costs a
  * second, primary-key lookup.
  */
 export async function loadVersionForCaller(
   db: Kysely<Database>,
-  raw: RawQuery,
+  reads: CallerReads,
   cache: ImmutableCache,
   query: { credential: PresentedCredential | null; artifactId: string; version?: number | 'latest' },
 ): Promise<VersionContext> {
   const pinned = typeof query.version === 'number' ? cache.version(query.artifactId, query.version) : undefined
-  const withVersion = typeof query.version === 'number' && pinned === undefined
-  const withCredential = query.credential !== null
-  const chosen = shapes[(withCredential ? 2 : 0) + (withVersion ? 1 : 0)] as Shape
-  const parameters: unknown[] = withCredential ? [query.credential?.secretHash, query.artifactId] : [query.artifactId]
-  if (withVersion) parameters.push(query.version)
-  const rows = await raw<{ r: unknown[] }>(chosen.text, parameters)
-  const values = read(chosen, rows[0]?.r)
+  const values = read(
+    await reads({
+      secretHash: query.credential?.secretHash ?? null,
+      artifactId: query.artifactId,
+      version: typeof query.version === 'number' && pinned === undefined ? query.version : null,
+    }),
+  )
   const artifact = accessOf(values)
   const base = {
-    credential: withCredential ? credentialFrom((field) => values.get(field)) : null,
+    credential: query.credential === null ? null : credentialFrom((field) => values.get(field)),
     artifact,
     role: roleFrom(values.get('m.role')),
   }
@@ -135,11 +156,11 @@ export async function loadVersionForCaller(
 /** The same, with the version's content (from memory when this SHA-256 was seen before). */
 export async function loadContentForCaller(
   db: Kysely<Database>,
-  raw: RawQuery,
+  reads: CallerReads,
   cache: ImmutableCache,
   query: { credential: PresentedCredential | null; artifactId: string; version: number | 'latest' },
 ): Promise<VersionContext<ContentRecord>> {
-  const ctx = await loadVersionForCaller(db, raw, cache, query)
+  const ctx = await loadVersionForCaller(db, reads, cache, query)
   if (ctx.version === null) return { ...ctx, version: null }
   const body = cache.content(ctx.version.sha256) ?? (await contentBody(db, cache, ctx.version.sha256))
   return { ...ctx, version: { ...ctx.version, body } }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { resolve } from 'node:path'
 import { createPolicy } from '@quire/authz'
 import { type Clock, type CoreDeps, createIdGenerator, type OperatorDeps, systemClock } from '@quire/core'
@@ -45,7 +45,7 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
     policy: createPolicy({ audience: apiUrl }),
     clock,
     ids,
-    sha256: (text) => createHash('sha256').update(text).digest('hex'),
+    sha256: (text) => hash('sha256', text, 'hex'),
     config: {
       webUrl: env.WEB_URL,
       apiUrl,

@@ -117,3 +117,32 @@ describe(`optimistic concurrency over real HTTP (${engine})`, () => {
     expect(Number(heads.n)).toBe(0)
   })
 })
+
+describe(`reads that share a statement over real HTTP (${engine})`, () => {
+  async function read(token: string | null, artifactId: string, query = '') {
+    const res = await fetch(`${base}/api/artifacts/${artifactId}/content${query}`, {
+      headers: token === null ? {} : { authorization: `Bearer ${token}` },
+    })
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+  }
+
+  it('answers a burst from many callers each with what that caller may see, and a revoked key at once', async () => {
+    const { owner, artifact } = await seedArtifact(api, { content: 'private words\n' })
+    const stranger = await api.user(`stranger-${Math.random().toString(36).slice(2, 8)}@example.com`)
+    const callers = [
+      { token: owner.token, status: 200 },
+      { token: stranger.token, status: 404 },
+      { token: null, status: 404 },
+      { token: 'qk_not_a_key_at_all', status: 401 },
+    ]
+    const burst = Array.from({ length: 80 }, (_, i) => callers[i % callers.length] as (typeof callers)[number])
+    const results = await Promise.all(burst.map((c, i) => read(c.token, artifact.id, i % 8 < 4 ? '?version=1' : '')))
+    results.forEach((r, i) => {
+      expect(r.status, `request ${i}`).toBe(burst[i]?.status)
+      if (r.status === 200) expect(r.body).toMatchObject({ artifactId: artifact.id, versionNumber: 1, content: 'private words\n' })
+    })
+    await api.runtime.database.db.updateTable('credentials').set({ revoked_at: new Date() }).where('user_id', '=', owner.userId).execute()
+    const after = await Promise.all(Array.from({ length: 20 }, () => read(owner.token, artifact.id)))
+    expect(after.map((r) => r.status)).toEqual(Array(20).fill(401))
+  })
+})

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { Caller, Surface } from '@quire/core'
 import type { FastifyRequest } from 'fastify'
 
@@ -28,5 +28,5 @@ function readCaller(request: FastifyRequest): Caller {
   if (header === undefined) return { credential: null, surface, requestId: request.id }
   const match = /^Bearer[ ]+([\x21-\x7e]+)[ ]*$/i.exec(header)
   const secret = match?.[1] ?? header
-  return { credential: { secretHash: createHash('sha256').update(secret).digest('hex') }, surface, requestId: request.id }
+  return { credential: { secretHash: hash('sha256', secret, 'hex') }, surface, requestId: request.id }
 }

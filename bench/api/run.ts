@@ -113,7 +113,13 @@ try {
   const quireServer = await start(
     'apps/api/src/main.ts',
     // Rate limiting stays on, as in production; the limit is set out of reach of one token's load.
-    { DATABASE_URL: quireDb.url ?? '', API_PORT: String(quirePort), LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: args.pool, RATE_LIMIT_MAX: '1000000000' },
+    {
+      DATABASE_URL: quireDb.url ?? '',
+      API_PORT: String(quirePort),
+      LOG_LEVEL: 'warn',
+      DATABASE_POOL_SIZE: args.pool,
+      RATE_LIMIT_MAX: '1000000000',
+    },
     `${quire}/health`,
   )
   children.push(quireServer)

@@ -9,8 +9,10 @@
  * and a statement is never joined once it has left: every answer is at least as fresh as the
  * request that asked for it.
  *
- * One bad item must not fail its neighbours: when a batch of several fails, each of its items is
- * asked again on its own, and only the ones that fail alone are rejected.
+ * One bad item must not fail its neighbours: when a batch of several fails with an error one item
+ * can cause (`isolate` says which), each of its items is asked again on its own, and only the ones
+ * that fail alone are rejected. Any other failure (the database is gone) fails the batch once,
+ * without an extra attempt per waiting request.
  */
 export type Lookup<I, R> = (item: I) => Promise<R | undefined>
 
@@ -23,7 +25,14 @@ interface Waiting<I, R> {
   readonly reject: (error: unknown) => void
 }
 
-export function coalesce<I, R>(statement: BatchStatement<I, R>, options: { readonly maxBatch: number }): Lookup<I, R> {
+export interface CoalesceOptions {
+  /** At most this many items share a statement (a larger turn sends several). */
+  readonly maxBatch: number
+  /** True for a failure that one item can cause (then each item is asked alone). */
+  readonly isolate: (error: unknown) => boolean
+}
+
+export function coalesce<I, R>(statement: BatchStatement<I, R>, options: CoalesceOptions): Lookup<I, R> {
   let queued: Waiting<I, R>[] = []
 
   async function settle(batch: readonly Waiting<I, R>[]): Promise<void> {
@@ -31,8 +40,8 @@ export function coalesce<I, R>(statement: BatchStatement<I, R>, options: { reado
     try {
       results = await statement(batch.map((w) => w.item))
     } catch (error) {
-      if (batch.length === 1) return batch[0]?.reject(error)
-      for (const waiting of batch) void settle([waiting])
+      if (batch.length > 1 && options.isolate(error)) for (const waiting of batch) void settle([waiting])
+      else for (const waiting of batch) waiting.reject(error)
       return
     }
     batch.forEach((waiting, i) => {

@@ -2,6 +2,7 @@ import type { ArtifactAccess, ArtifactType, ContentRecord, PresentedCredential, 
 import type { Kysely } from 'kysely'
 import { coalesce, type Lookup } from '../coalesce.ts'
 import type { RawQuery } from '../database.ts'
+import { isDataException } from '../pg-errors.ts'
 import { roleFrom } from '../rows.ts'
 import type { Database } from '../schema.ts'
 import { credentialFields, credentialFrom } from './credential-projection.ts'
@@ -55,9 +56,6 @@ interface CallerRead {
 /** The lookup every read and write of a version goes through, coalesced per event-loop turn. */
 export type CallerReads = Lookup<CallerRead, unknown[]>
 
-/** At most this many requests share a statement (a larger turn sends several). */
-const MAX_BATCH = 100
-
 export function callerReads(raw: RawQuery): CallerReads {
   return coalesce(
     async (items) => {
@@ -70,7 +68,7 @@ export function callerReads(raw: RawQuery): CallerReads {
       for (const row of rows) results[row.i - 1] = row.r
       return results
     },
-    { maxBatch: MAX_BATCH },
+    { maxBatch: 100, isolate: isDataException },
   )
 }
 
@@ -118,10 +116,9 @@ function versionOf(v: Values, artifactId: string): VersionRecord | null {
 
 /**
  * Credential, access facts, role and (when asked) a version, in one statement (shared with the
- * other requests of this event-loop turn). A version this
- * process has seen comes from memory: a pinned one is looked up before the query, the head
- * after it (the query returns the head's number). Only a version never seen here costs a
- * second, primary-key lookup.
+ * other requests of this event-loop turn). A version this process has seen comes from memory: a
+ * pinned one is looked up before the query, the head after it (the query returns the head's
+ * number). Only a version never seen here costs a second, primary-key lookup.
  */
 export async function loadVersionForCaller(
   db: Kysely<Database>,

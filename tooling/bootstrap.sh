@@ -4,7 +4,8 @@
 # workspace, and runs a root script with them on PATH.
 #
 #   tooling/bootstrap.sh start        install, build, start Quire on the embedded database
-#   tooling/bootstrap.sh test         install and run every test
+#   tooling/bootstrap.sh test         install and run every test (first, what the tests need from the
+#                                     machine: tooling/scripts/test-prerequisites.sh)
 #   tooling/bootstrap.sh <script> …   any root package.json script (admin, bench, …)
 #   tooling/bootstrap.sh --env        print the PATH line to reuse the toolchain in a shell
 set -eu
@@ -15,6 +16,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tc="$root/.toolchain"
 
 log() { printf 'bootstrap: %s\n' "$*" >&2; }
+
+# The tests' system packages (Chromium, a Secret Service) and services (PostgreSQL, Redis): installed
+# and started when possible, else one message naming the command; before anything is fetched.
+if [ "${1:-}" = "test" ]; then
+  sh "$root/tooling/scripts/test-prerequisites.sh"
+fi
 
 node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 

@@ -1,25 +1,43 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { finishTestRun, prepareTestRun, type TestEngine } from '@quire/storage/testing'
+import { finishTestRun, prepareTestRun, type TestEngine, type TestRun } from '@quire/storage/testing'
 import './test-database.ts'
 import type { TestProject } from 'vitest/node'
+import { guardProcesses } from './process-guard.ts'
 
 /**
  * Once per `vitest run`: a migrated PGlite snapshot and a migrated PostgreSQL template database,
- * so that each test file gets a fresh database cheaply. Everything is removed afterwards.
+ * so that each test file gets a fresh database cheaply. Everything is removed afterwards. And the
+ * guard of the processes the tests start (tooling/vitest/process-guard.ts): at the end, any still
+ * running is killed (before the databases are dropped) and fails the run.
  */
 export async function setup(project: TestProject) {
+  const finishProcesses = await guardProcesses()
   const engines = (process.env.QUIRE_TEST_ENGINES ?? 'pglite,postgres').split(',').filter(Boolean) as TestEngine[]
   const dir = await mkdtemp(join(tmpdir(), 'quire-test-'))
-  const run = await prepareTestRun({
-    pgAdminUrl: process.env.QUIRE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    snapshotPath: join(dir, 'pglite-snapshot.tar'),
-    engines,
-  })
+  let run: TestRun
+  try {
+    run = await prepareTestRun({
+      pgAdminUrl: process.env.QUIRE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      snapshotPath: join(dir, 'pglite-snapshot.tar'),
+      engines,
+    })
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true })
+    await finishProcesses()
+    throw error
+  }
   project.provide('testRun', run)
   return async () => {
+    let leftovers: unknown = null
+    try {
+      await finishProcesses()
+    } catch (error) {
+      leftovers = error
+    }
     await finishTestRun(run)
     await rm(dir, { recursive: true, force: true })
+    if (leftovers) throw leftovers
   }
 }

@@ -1,9 +1,11 @@
-import { spawn } from 'node:child_process'
+import { signalGroup, spawnTracked } from './processes.ts'
 
 /**
  * A Quire process for the tests that need real ones: `node --conditions=source <script>`, exactly
  * as an operator starts it, with an environment built from scratch (nothing of the test run's own
  * environment, a developer's DATABASE_URL say, leaks in), its output kept for failure messages.
+ * It leads a process group of its own (tooling/vitest/processes.ts): stopping it stops everything
+ * it started, and it cannot outlive the test run.
  */
 export interface NodeProcess {
   readonly pid: number
@@ -11,16 +13,16 @@ export interface NodeProcess {
   output(): string
   /** Settles when the process has exited (and been reaped). */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-  /** SIGKILL: no shutdown code runs. Resolves once the process is gone. */
+  /** SIGKILL (to its whole group): no shutdown code runs. Resolves once the process is gone. */
   kill(): Promise<void>
-  /** SIGTERM (a graceful shutdown), SIGKILL after `graceMs`. Resolves once the process is gone. */
+  /** SIGTERM (a graceful shutdown; to its whole group), SIGKILL after `graceMs`. Resolves once the process is gone. */
   stop(graceMs?: number): Promise<void>
 }
 
 const running = new Set<NodeProcess>()
 
 export function spawnNode(script: string, env: Record<string, string>, options: { cwd?: string } = {}): NodeProcess {
-  const child = spawn(process.execPath, ['--conditions=source', script], {
+  const child = spawnTracked(process.execPath, ['--conditions=source', script], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -44,9 +46,9 @@ export function spawnNode(script: string, env: Record<string, string>, options: 
   if (child.pid === undefined) throw new Error(`${script} did not start`)
   const signal = async (sig: NodeJS.Signals, graceMs: number) => {
     if (child.exitCode === null && child.signalCode === null) {
-      child.kill(sig)
+      signalGroup(child, sig)
       const timer = new Promise<'late'>((done) => setTimeout(() => done('late'), graceMs).unref())
-      if ((await Promise.race([exited, timer])) === 'late') child.kill('SIGKILL')
+      if ((await Promise.race([exited, timer])) === 'late') signalGroup(child, 'SIGKILL')
     }
     await exited
     running.delete(started)

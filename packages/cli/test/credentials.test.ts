@@ -8,6 +8,7 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { settleAll } from '../../../tooling/vitest/processes.ts'
 import { type Finished, type Quire, startQuire } from './quire-process.ts'
 import { type SecretService, startSecretService } from './secret-service.ts'
 
@@ -18,8 +19,9 @@ let bob = ''
 let carol = ''
 
 beforeAll(async () => {
-  // Each is kept as soon as it is up, so that afterAll stops it even when the other failed to start.
-  await Promise.all([
+  // Each is kept as soon as it is up, and both have settled before afterAll runs, so that afterAll
+  // stops each one that started even when the other failed to.
+  await settleAll([
     startQuire().then((started) => {
       quire = started
     }),

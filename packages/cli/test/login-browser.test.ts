@@ -6,12 +6,12 @@
  * follows a login: a new process uses the stored token, renews it when it expires (rotation), a
  * login with a client the server forgot registers again, and logout revokes the grant.
  */
-import { spawn } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../../../tooling/vitest/chromium.ts'
+import { settleAll, spawnTracked } from '../../../tooling/vitest/processes.ts'
 import { cliEntry, type Finished, finish, type Quire, startQuire } from './quire-process.ts'
 import { type SecretService, startSecretService } from './secret-service.ts'
 
@@ -21,8 +21,9 @@ let browser: Browser
 let person: BrowserContext
 
 beforeAll(async () => {
-  // Each is kept as soon as it is up, so that afterAll stops it even when another failed to start.
-  await Promise.all([
+  // Each is kept as soon as it is up, and all have settled before afterAll runs, so that afterAll
+  // stops each one that started even when another failed to.
+  await settleAll([
     startQuire().then((started) => {
       quire = started
     }),
@@ -60,7 +61,7 @@ interface BrowserLogin {
  * and answers the consent page.
  */
 async function loginInBrowser(options: { email?: string; decision?: 'approve' | 'deny' } = {}): Promise<BrowserLogin> {
-  const child = spawn(process.execPath, ['--conditions=source', cliEntry, 'login', '--format', 'json'], {
+  const child = spawnTracked(process.execPath, ['--conditions=source', cliEntry, 'login', '--format', 'json'], {
     env: cliEnv(),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
@@ -216,7 +217,10 @@ describe('quire login through the browser', { timeout: 120_000 }, () => {
 
   it('Ctrl-C while waiting for the browser cancels with exit 130 and stores nothing new', async () => {
     const kept = await storedSecret()
-    const child = spawn(process.execPath, ['--conditions=source', cliEntry, 'login'], { env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawnTracked(process.execPath, ['--conditions=source', cliEntry, 'login'], {
+      env: cliEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     const finished = finish(child, performance.now(), { timeoutMs: 30_000 })
     let stderr = ''
     const waiting = new Promise<void>((done) => {

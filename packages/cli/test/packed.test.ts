@@ -3,12 +3,12 @@
  * prefix (its dependencies from the registry), then `quire --version` and `quire health` against
  * a running Quire.
  */
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { spawnTracked } from '../../../tooling/vitest/processes.ts'
 import { type Finished, finish, type Quire, startQuire } from './quire-process.ts'
 
 const packageDir = resolve(import.meta.dirname, '..')
@@ -33,7 +33,7 @@ function networkEnv(): Record<string, string> {
 
 /** Runs a program to its end without blocking the test's event loop (npm may take a while). */
 function run(command: string, args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Finished> {
-  const child = spawn(command, args, {
+  const child = spawnTracked(command, args, {
     cwd: options.cwd ?? scratch,
     // The machine's network settings (proxy, CA bundle: npm needs them to reach the registry), not
     // its Quire settings; a private npm cache, so the install is a first install.

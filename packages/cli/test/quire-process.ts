@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -20,6 +20,7 @@ export const cliEntry =
 
 import { freePort } from '../../../tooling/vitest/free-port.ts'
 import { spawnNode, untilHealthy } from '../../../tooling/vitest/node-process.ts'
+import { signalGroup, spawnTracked } from '../../../tooling/vitest/processes.ts'
 
 export { freePort }
 
@@ -35,13 +36,16 @@ export interface Finished {
   readonly ms: number
 }
 
-/** Runs a Node script to its end, with `stdin` as its standard input (closed when absent). */
+/**
+ * Runs a Node script to its end, with `stdin` as its standard input (closed when absent); in a
+ * process group of its own that cannot outlive the test (tooling/vitest/processes.ts).
+ */
 export function runNode(
   args: readonly string[],
   options: { env?: Record<string, string>; stdin?: string; timeoutMs?: number; cwd?: string } = {},
 ): Promise<Finished> {
   const started = performance.now()
-  const child = spawn(process.execPath, ['--conditions=source', ...args], {
+  const child = spawnTracked(process.execPath, ['--conditions=source', ...args], {
     env: { ...baseEnv(), ...options.env },
     cwd: options.cwd ?? repo,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -49,6 +53,7 @@ export function runNode(
   return finish(child, started, options)
 }
 
+/** Collects a child's output until it ends; past `timeoutMs`, its group is SIGKILLed. */
 export function finish(child: ChildProcess, started: number, options: { stdin?: string; timeoutMs?: number }): Promise<Finished> {
   let stdout = ''
   let stderr = ''
@@ -59,7 +64,7 @@ export function finish(child: ChildProcess, started: number, options: { stdin?: 
     stderr += chunk.toString('utf8')
   })
   child.stdin?.end(options.stdin ?? '')
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000)
+  const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), options.timeoutMs ?? 30_000)
   return new Promise((done, fail) => {
     child.once('error', fail)
     child.once('close', (code) => {
@@ -109,6 +114,8 @@ export async function startQuire(): Promise<Quire> {
   try {
     await untilHealthy(server, [`${apiUrl}/health`, `${webUrl}/health`], 60_000)
   } catch (error) {
+    // Whatever went wrong, the server goes before its files.
+    await server.kill()
     await rm(dataDir, { recursive: true, force: true })
     await rm(home, { recursive: true, force: true })
     throw error

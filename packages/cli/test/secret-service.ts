@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcess, spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { processAlive, signalGroup, spawnTracked } from '../../../tooling/vitest/processes.ts'
 import { type Finished, finish } from './quire-process.ts'
 
 /**
@@ -9,7 +10,9 @@ import { type Finished, finish } from './quire-process.ts'
  * private D-Bus session from `dbus-run-session`, in which gnome-keyring's secrets component is
  * unlocked with a password, its keyring files in a temporary directory. The session stays up for
  * the whole test file; each `quire` process joins it through `DBUS_SESSION_BUS_ADDRESS`, as a
- * process of a desktop session would. Stopping it ends the bus and the daemon with it.
+ * process of a desktop session would. Stopping it ends the bus and the daemon with it: the session
+ * leads a process group (tooling/vitest/processes.ts) that the daemon stays in, so that nothing of
+ * it outlives the test file even when its set-up fails.
  */
 export interface SecretService {
   /** The environment a process needs to reach this Secret Service. */
@@ -28,7 +31,7 @@ export function assertSecretServiceTools(): void {
   const missing = required.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
   if (missing.length > 0) {
     throw new Error(
-      `Missing ${missing.join(', ')}: install them with \`apt-get install -y gnome-keyring dbus dbus-x11 libsecret-tools\` (.ci/run does).`,
+      `Missing ${missing.join(', ')}: install them with \`apt-get install -y gnome-keyring dbus dbus-x11 libsecret-tools\` (tooling/scripts/test-prerequisites.sh, which the README's test line runs, does).`,
     )
   }
 }
@@ -61,12 +64,12 @@ export async function startSecretService(): Promise<SecretService> {
     XDG_RUNTIME_DIR: home,
     KEYRING_PASSWORD: 'quire-test-keyring',
   }
-  const session: ChildProcess = spawn('dbus-run-session', ['--', 'sh', '-c', sessionScript], {
+  const session: ChildProcess = spawnTracked('dbus-run-session', ['--', 'sh', '-c', sessionScript], {
     env: sessionEnv,
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   let output = ''
-  const [pid, address] = await new Promise<[number, string]>((done, fail) => {
+  const ready = new Promise<[number, string]>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`the Secret Service session did not start:\n${output}`)), 15_000)
     session.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8')
@@ -84,10 +87,21 @@ export async function startSecretService(): Promise<SecretService> {
       fail(new Error(`the Secret Service session ended (${code}):\n${output}`))
     })
   })
+  let pid: number
+  let address: string
+  try {
+    ;[pid, address] = await ready
+  } catch (error) {
+    // The session and whatever it started go, then its files.
+    signalGroup(session, 'SIGKILL')
+    if (session.exitCode === null && session.signalCode === null) await new Promise((done) => session.once('exit', done))
+    await rm(home, { recursive: true, force: true })
+    throw error
+  }
   const env = { DBUS_SESSION_BUS_ADDRESS: address }
 
   const run = (command: string, args: readonly string[]) => {
-    const child = spawn(command, args, { env: { ...sessionEnv, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawnTracked(command, args, { env: { ...sessionEnv, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
     return finish(child, performance.now(), { timeoutMs: 10_000 })
   }
   return {
@@ -105,15 +119,9 @@ export async function startSecretService(): Promise<SecretService> {
         session.stdin?.end()
         await exited
       }
-      // The daemon leaves when its bus goes away; make sure of it before removing its files.
-      const alive = () => {
-        try {
-          process.kill(pid, 0)
-          return true
-        } catch {
-          return false
-        }
-      }
+      // The daemon leaves when its bus goes away (and is killed with the session's group); make
+      // sure of it before removing its files.
+      const alive = () => processAlive(pid)
       for (let i = 0; i < 50 && alive(); i++) await new Promise((done) => setTimeout(done, 100))
       if (alive()) process.kill(pid, 'SIGTERM')
       await rm(home, { recursive: true, force: true })

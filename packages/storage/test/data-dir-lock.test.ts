@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
+import { signalGroup, spawnTracked } from '../../../tooling/vitest/processes.ts'
 import { DatabaseInUseError, lockDataDir } from '../src/data-dir-lock.ts'
 
 const dirs: string[] = []
@@ -28,12 +29,12 @@ describe('the embedded database belongs to one holder at a time', () => {
 
   it('refuses while another live process holds it', () => {
     const dir = dataDir()
-    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'])
+    const other = spawnTracked(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'])
     try {
       writeFileSync(`${dir}.pid`, String(other.pid))
       expect(() => lockDataDir(dir)).toThrow(`in use by process ${other.pid}`)
     } finally {
-      other.kill()
+      signalGroup(other, 'SIGKILL')
     }
   })
 
@@ -50,9 +51,9 @@ describe('the embedded database belongs to one holder at a time', () => {
   it.runIf(process.platform === 'linux')('takes over a claim left by a killed process that is not reaped yet', async () => {
     const dir = dataDir()
     // `sh` starts a child, then becomes `sleep`, which never waits for it: killed, the child stays a zombie.
-    const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    const parent = spawnTracked('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] })
     try {
-      const pid = await new Promise<number>((done) => parent.stdout.once('data', (chunk: Buffer) => done(Number(chunk.toString()))))
+      const pid = await new Promise<number>((done) => parent.stdout?.once('data', (chunk: Buffer) => done(Number(chunk.toString()))))
       process.kill(pid, 'SIGKILL')
       const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0]
       for (let i = 0; i < 100 && state() !== 'Z'; i++) await sleep(20)
@@ -61,7 +62,7 @@ describe('the embedded database belongs to one holder at a time', () => {
       const release = lockDataDir(dir)
       release()
     } finally {
-      parent.kill('SIGKILL')
+      signalGroup(parent, 'SIGKILL')
     }
   })
 })

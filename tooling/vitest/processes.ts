@@ -1,0 +1,90 @@
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
+import { groupAlive, groupLeadingChildren, killGroup, processAlive, recordGroup, runDirVariable } from './process-records.ts'
+
+/**
+ * Every process a test starts, started here: the leader of a process group of its own
+ * (`detached: true`), so that stopping it stops whatever it started too, and recorded in the run's
+ * directory (tooling/vitest/process-records.ts) until the group is gone. Whatever way a test file
+ * ends, nothing it started outlives it: its own afterAll stops what it started, then the afterAll
+ * of tooling/vitest/process-setup.ts kills every group still here; when the worker itself dies
+ * (killed on a timeout, a crash), the global teardown finds the groups it recorded, kills them and
+ * fails the run (tooling/vitest/process-guard.ts).
+ */
+
+export { groupLeadingChildren, killGroup, processAlive }
+
+interface Tracked {
+  readonly pgid: number
+  readonly command: string
+  /** Settles once the leader has exited and the rest of its group is killed. */
+  readonly gone: Promise<void>
+}
+
+const tracked = new Map<number, Tracked>()
+
+/**
+ * Tracks a process group until `exited` settles (its leader has exited); then what is left of the
+ * group is killed and the record removed.
+ */
+export function trackGroup(pgid: number, command: string, exited: Promise<unknown>): void {
+  if (tracked.has(pgid)) return
+  const dir = process.env[runDirVariable]
+  const forget = dir ? recordGroup(dir, pgid, command) : () => {}
+  const gone = exited.then(async () => {
+    // What the leader started dies with it, before the record goes.
+    killGroup(pgid)
+    for (let i = 0; i < 100 && groupAlive(pgid); i++) await new Promise((next) => setTimeout(next, 20))
+    forget()
+    tracked.delete(pgid)
+  })
+  tracked.set(pgid, { pgid, command, gone })
+}
+
+/** Tracks a child started with `detached: true` (its pid is its group's id) until it exits. */
+export function trackChild(child: ChildProcess, command: string): void {
+  if (child.pid === undefined) return
+  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((done) => child.once('exit', done))
+  trackGroup(child.pid, command, exited)
+}
+
+/** `spawn`, as the leader of a new process group, tracked (see above). */
+export function spawnTracked(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
+  const dir = process.env[runDirVariable]
+  const child = spawn(command, args, {
+    ...options,
+    // The run's variable even in an environment built from scratch: /proc then tells whose it is.
+    env: { ...(options.env ?? process.env), ...(dir ? { [runDirVariable]: dir } : {}) },
+    detached: true,
+  })
+  trackChild(child, [command, ...args].join(' '))
+  return child
+}
+
+/** Signals a tracked child's whole group (a no-op once the group is gone). */
+export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid !== undefined) killGroup(child.pid, signal)
+}
+
+/** SIGKILLs every group still tracked in this worker and waits until each is gone. */
+export async function stopTrackedProcesses(): Promise<string[]> {
+  const left = [...tracked.values()]
+  for (const { pgid } of left) killGroup(pgid)
+  const late = new Promise<void>((done) => setTimeout(done, 10_000).unref())
+  await Promise.race([Promise.all(left.map((t) => t.gone)), late])
+  return left.map((t) => t.command)
+}
+
+/**
+ * Waits for every start to settle (a start that fails does not leave the others unrecorded: each
+ * keeps what it started as soon as it is up, and afterAll runs only when all are done), then
+ * throws the first failure.
+ */
+export async function settleAll(starts: readonly Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(starts)).filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+  if (failed.length === 1) throw failed[0]?.reason
+  if (failed.length > 1)
+    throw new AggregateError(
+      failed.map((f) => f.reason),
+      `${failed.length} set-ups failed: ${failed.map((f) => String(f.reason?.message ?? f.reason)).join('; ')}`,
+    )
+}

@@ -31,14 +31,24 @@ export function edgeOptions(env: Env): Pick<AppOptions, 'rateLimit' | 'corsOrigi
   const kind = env.RATE_LIMIT_STORE ?? (env.RATE_LIMIT_REDIS_URL ? 'redis' : 'memory')
   const store = kind === 'redis' ? { kind, url: env.RATE_LIMIT_REDIS_URL ?? '' } : { kind }
   return {
-    rateLimit: env.RATE_LIMIT_ENABLED ? { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS, store } : false,
+    rateLimit: env.RATE_LIMIT_ENABLED
+      ? {
+          max: env.RATE_LIMIT_MAX,
+          windowMs: env.RATE_LIMIT_WINDOW_MS,
+          store,
+          authFailures: { max: env.RATE_LIMIT_AUTH_FAILURES, windowMs: env.RATE_LIMIT_AUTH_FAILURES_WINDOW_MS },
+        }
+      : false,
     corsOrigins: listOf(env.CORS_ORIGINS),
     ...(env.TRUST_PROXY === undefined ? {} : { trustProxy: trustedProxies(env.TRUST_PROXY) }),
   }
 }
 
-/** TRUST_PROXY as Fastify takes it: `true`/`false`, a hop count, or addresses and CIDRs. */
-function trustedProxies(setting: string): NonNullable<AppOptions['trustProxy']> {
+/**
+ * TRUST_PROXY as Fastify takes it: `true`/`false`, a hop count, or addresses and CIDRs. Both apps
+ * read the one setting (the web app imports this), so they believe the same proxies.
+ */
+export function trustedProxies(setting: string): NonNullable<AppOptions['trustProxy']> {
   if (setting === 'true' || setting === 'false') return setting === 'true'
   if (/^\d+$/.test(setting)) {
     const hops = Number(setting)
@@ -83,6 +93,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   registerEdge(app, drainOnClose(app))
   await registerCors(app, { allowedOrigins: [new URL(runtime.deps.config.webUrl).origin, ...(options.corsOrigins ?? [])] })
   const limiter = options.rateLimit === false ? null : await registerRateLimit(app, options.rateLimit ?? defaultRateLimit, runtime.database)
+  if (limiter === null) app.decorate('authFailures', null)
   // Unknown URLs spend the caller's budget too: probing for routes is not free.
   app.setNotFoundHandler(limiter ? { preHandler: limiter } : {}, handleNotFound)
   await registerOpenApi(app, { version: runtime.deps.config.version, ...(options.serverUrl ? { serverUrl: options.serverUrl } : {}) })

@@ -55,7 +55,15 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
   }
   return {
     deps,
-    operator: { clock, ids, accounts: stores.accounts, apiKeys: stores.apiKeys, workspaces: stores.workspaces, auditPruner },
+    operator: {
+      clock,
+      ids,
+      accounts: stores.accounts,
+      apiKeys: stores.apiKeys,
+      workspaces: stores.workspaces,
+      auditPruner,
+      idempotency: stores.idempotency,
+    },
     database,
     close: () => database.close(),
   }

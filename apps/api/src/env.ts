@@ -30,6 +30,10 @@ export const Env = Type.Object({
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 600 }),
   /** The rate-limit window in milliseconds. */
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 60_000 }),
+  /** Refused credentials (401) per window per client address before its credentials get 429 (guessing tokens is not free). */
+  RATE_LIMIT_AUTH_FAILURES: Type.Integer({ minimum: 1, default: 30 }),
+  /** The window of RATE_LIMIT_AUTH_FAILURES, in milliseconds. */
+  RATE_LIMIT_AUTH_FAILURES_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 600_000 }),
   /** Where the counters live: `memory` (per process), `redis` or `postgres` (shared). Default: `redis` when RATE_LIMIT_REDIS_URL is set, else `memory`. */
   RATE_LIMIT_STORE: Type.Optional(Type.Enum(['memory', 'redis', 'postgres'])),
   /** Redis for the shared rate-limit counters, e.g. `redis://127.0.0.1:6379`. */

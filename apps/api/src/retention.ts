@@ -1,4 +1,4 @@
-import { pruneAuditEvents } from '@quire/core'
+import { expireIdempotencyRecords, pruneAuditEvents } from '@quire/core'
 import type { Runtime } from './container.ts'
 
 /** The few logger methods the schedule writes with (Fastify's pino logger has them). */
@@ -14,7 +14,8 @@ export interface AuditPruning {
 }
 
 /**
- * Deletes the audit events past their plan's retention, once shortly after start (`firstRunMs`,
+ * Deletes what is past its retention: the audit events past their plan's, and the idempotency
+ * records past their window (a day). Once shortly after start (`firstRunMs`,
  * at most `intervalMs`) and then `intervalMs` after each run ends, so runs never overlap in this
  * process; across processes the pruner's advisory lock lets one run at a time. A failed run is
  * logged and the schedule goes on. The timers are unref'd: they never keep the process alive.
@@ -37,6 +38,12 @@ export function startAuditPruning(
       else log.debug(details, skipped ? 'audit retention: another process is pruning' : 'audit retention: nothing to prune')
     } catch (error) {
       log.error({ err: error }, 'audit retention: pruning failed; trying again at the next interval')
+    }
+    try {
+      const expired = await expireIdempotencyRecords(runtime.operator)
+      if (expired > 0) log.info({ expired }, 'idempotency: expired records past the window')
+    } catch (error) {
+      log.error({ err: error }, 'idempotency: expiring records failed; trying again at the next interval')
     }
   }
 

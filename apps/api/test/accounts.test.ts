@@ -62,6 +62,19 @@ describe(`the profile (${engine})`, () => {
     expect(teamName.json().code).toBe('slug_taken')
   })
 
+  it('refuses the web app’s top-level paths (dev-oidc, raw…) as usernames, workspaces and projects', async () => {
+    const taker = await api.user('path.taker@example.com')
+    for (const name of ['dev-oidc', 'raw', 'assets', 'oauth2', 's', 'mcp']) {
+      const username = await api.request('PATCH', '/api/profile/me', { token: taker.token, body: { username: name } })
+      expect(username.statusCode, name).toBe(400)
+      expect(username.json(), name).toMatchObject({ errors: [{ path: '/body/username', message: 'is reserved' }] })
+      const workspace = await api.request('POST', '/api/workspaces', { token: taker.token, body: { slug: name, name: 'No' } })
+      expect(workspace.statusCode, name).toBe(400)
+      const project = await api.request('GET', `/api/projects/slug-availability/${taker.username}/${name}`, { token: taker.token })
+      expect(project.json(), name).toMatchObject({ available: false, reason: 'reserved' })
+    }
+  })
+
   it('two users racing for one name: exactly one gets it', async () => {
     const racers = await Promise.all(Array.from({ length: 8 }, (_, i) => api.user(`racer-${i}@example.com`)))
     const results = await Promise.all(

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { count, engine, seedArtifact, startTestApi, type TestApi } from './helper.ts'
 
@@ -28,8 +29,13 @@ describe(`API keys (${engine})`, () => {
     expect(stored.secret_hash).toBe(api.runtime.deps.sha256(created.secret))
 
     expect((await api.call('GET', '/api/profile/me', created.secret)).email).toBe('ada.keys@example.com')
-    const listed = (await api.call('GET', '/api/api-keys', ada.token)).items
-    const mine = listed.find((k: { id: string }) => k.id === created.id)
+    // lastUsedAt is written off the request's path: it lands a moment after the request.
+    const mineNow = async () => (await api.call('GET', '/api/api-keys', ada.token)).items.find((k: { id: string }) => k.id === created.id)
+    let mine = await mineNow()
+    for (let i = 0; i < 50 && mine.lastUsedAt === null; i++) {
+      await new Promise((done) => setTimeout(done, 20))
+      mine = await mineNow()
+    }
     expect(mine).toMatchObject({ name: 'laptop', prefix: created.prefix, status: 'active' })
     expect(mine.secret).toBeUndefined()
     expect(mine.lastUsedAt).not.toBeNull()
@@ -81,7 +87,17 @@ describe(`API keys (${engine})`, () => {
       status: 'revoked',
       revokedAt: revoked.revokedAt,
     })
-    expect(await count(api, 'audit_events')).toBe(before + 1)
+    // The revocation, and the refused use (credential.rejected, written off the request's path);
+    // revoking again adds nothing.
+    for (let i = 0; i < 50 && (await count(api, 'audit_events')) < before + 2; i++) await new Promise((done) => setTimeout(done, 20))
+    const added = await api.runtime.database.db
+      .selectFrom('audit_events')
+      .select('action')
+      .where('action', '!=', 'api_key.created')
+      .where((eb) => eb.or([eb(sql`data->>'apiKeyId'`, '=', key.id), eb(sql`data->>'credentialId'`, '=', key.id)]))
+      .execute()
+    expect(added.map((e) => e.action).sort()).toEqual(['api_key.revoked', 'credential.rejected'])
+    expect(await count(api, 'audit_events')).toBe(before + 2)
     expect((await api.call('GET', '/api/api-keys', bob.token)).items.map((k: { id: string }) => k.id)).not.toContain(key.id)
   })
 

@@ -290,7 +290,12 @@ describe.runIf(engine === 'postgres')('rate limits shared through PostgreSQL', (
 
 describe('rate-limit settings', () => {
   it('come from the environment, and conflicting ones fail at boot', () => {
-    expect(edgeOptions(readEnv({})).rateLimit).toEqual({ max: 600, windowMs: 60_000, store: { kind: 'memory' } })
+    expect(edgeOptions(readEnv({})).rateLimit).toEqual({
+      max: 600,
+      windowMs: 60_000,
+      store: { kind: 'memory' },
+      authFailures: { max: 30, windowMs: 600_000 },
+    })
     expect(edgeOptions(readEnv({ RATE_LIMIT_REDIS_URL: 'redis://r:6379' })).rateLimit).toMatchObject({
       store: { kind: 'redis', url: 'redis://r:6379' },
     })

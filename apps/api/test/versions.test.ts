@@ -105,12 +105,12 @@ describe(`versions (${engine})`, () => {
     expect(first.statusCode).toBe(200)
     const etag = first.headers.etag as string
     expect(etag).toBe(`"${first.json().sha256}"`)
-    expect(first.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(first.headers['cache-control']).toBe('public, max-age=31536000, s-maxage=60, immutable')
     const again = await api.request('GET', `/api/artifacts/${artifact.id}/content?version=1`, { headers: { 'if-none-match': etag } })
     expect(again.statusCode).toBe(304)
     expect(again.body).toBe('')
     const owners = await api.request('GET', `/api/artifacts/${artifact.id}/content?version=1`, { token: owner.token })
-    expect(owners.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(owners.headers['cache-control']).toBe('public, max-age=31536000, s-maxage=60, immutable')
     const head = await api.request('GET', `/api/artifacts/${artifact.id}/content`)
     expect(head.headers['cache-control']).toBe('public, no-cache')
     expect(head.headers.etag).not.toBe(etag)
@@ -131,6 +131,26 @@ describe(`versions (${engine})`, () => {
     const anonymous = await api.request('GET', url)
     expect(anonymous.statusCode).toBe(404)
     expect((await api.request('GET', url, { token: owner.token })).json()).toEqual(first.json())
+  })
+
+  it('lets shared caches keep public pinned content a minute, and refuses their revalidation once it is private', async () => {
+    const { owner, artifact } = await seedArtifact(api, { publicView: true })
+    const url = `/api/artifacts/${artifact.id}/content?version=1`
+    const cached = await api.request('GET', url)
+    const directives = String(cached.headers['cache-control']).split(/,\s*/)
+    // Browsers (private caches) keep the version for a year without asking again; a CDN or proxy
+    // (a shared cache) for 60 seconds, after which it must revalidate (s-maxage implies
+    // proxy-revalidate), so making the artifact private reaches shared caches within a minute.
+    expect(directives).toEqual(expect.arrayContaining(['public', 'max-age=31536000', 'immutable', 's-maxage=60']))
+    expect(directives.some((d) => /^(stale-while-revalidate|stale-if-error)=/.test(d))).toBe(false)
+    const closed = await api.request('PATCH', `/api/artifacts/${artifact.id}/access`, { token: owner.token, body: { publicView: false } })
+    expect(closed.statusCode).toBe(200)
+    // The shared cache's revalidation (its stored ETag) gets a 404, not a 304 that would renew it.
+    const revalidation = await api.request('GET', url, { headers: { 'if-none-match': String(cached.headers.etag) } })
+    expect(revalidation.statusCode).toBe(404)
+    // The owner still reads it, now marked private: no shared cache may store it at all.
+    const owners = await api.request('GET', url, { token: owner.token })
+    expect(owners.headers['cache-control']).toBe('private, max-age=31536000, immutable')
   })
 
   it('marks private pinned content private in caches', async () => {

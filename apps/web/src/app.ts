@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody'
-import { type Runtime, requestIdOf } from '@quire/api'
+import { type Runtime, requestIdOf, trustedProxies } from '@quire/api'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
 import { registerDevProvider } from './dev-oidc/mount.ts'
 import { createDevProvider, type DevProvider } from './dev-oidc/provider.ts'
@@ -9,6 +9,7 @@ import { handleError, handleNotFound } from './plugins/problem.ts'
 import { registerWebRateLimit } from './plugins/rate-limit.ts'
 import { registerSecurityHeaders } from './plugins/security-headers.ts'
 import { registerSessions } from './plugins/sessions.ts'
+import { registerTextRule } from './plugins/well-formed-text.ts'
 import { registerHomeRoutes } from './routes/home.ts'
 import { registerOAuthRoutes } from './routes/oauth.ts'
 import { registerSignInRoutes } from './routes/sign-in.ts'
@@ -27,6 +28,12 @@ export interface WebAppOptions {
   readonly logRequests?: boolean
   /** Per-address limits on registration, tokens and sign-in (default on; RATE_LIMIT_ENABLED=false turns them off). */
   readonly rateLimit?: boolean
+  /**
+   * Which proxies to believe about the client (Fastify's `trustProxy`, from TRUST_PROXY as the
+   * API reads it): behind them the client's address comes from X-Forwarded-For, so the
+   * per-address limits count clients, not the proxy. Default: none.
+   */
+  readonly trustProxy?: FastifyServerOptions['trustProxy']
 }
 
 /** The web app's options from its environment (the session secret is resolved separately: see session-secret.ts). */
@@ -45,13 +52,17 @@ export function webAppOptions(env: WebEnv, sessionSecret: string): WebAppOptions
   }
 }
 
-/** The web app's options for a server process, given the runtime's environment too (RATE_LIMIT_ENABLED is shared with the API). */
+/** The web app's options for a server process, given the runtime's environment too (RATE_LIMIT_ENABLED and TRUST_PROXY are shared with the API). */
 export function serverWebAppOptions(
   env: WebEnv,
-  runtimeEnv: { readonly RATE_LIMIT_ENABLED: boolean },
+  runtimeEnv: { readonly RATE_LIMIT_ENABLED: boolean; readonly TRUST_PROXY?: string | undefined },
   sessionSecret: string,
 ): WebAppOptions {
-  return { ...webAppOptions(env, sessionSecret), rateLimit: runtimeEnv.RATE_LIMIT_ENABLED }
+  return {
+    ...webAppOptions(env, sessionSecret),
+    rateLimit: runtimeEnv.RATE_LIMIT_ENABLED,
+    ...(runtimeEnv.TRUST_PROXY === undefined ? {} : { trustProxy: trustedProxies(runtimeEnv.TRUST_PROXY) }),
+  }
 }
 
 /**
@@ -64,6 +75,8 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   if (options.sessionSecret.length < 32) throw new Error('The session secret must be at least 32 characters long.')
   // First, so that a production boot without a provider fails before anything else is set up.
   const { oidc, dev } = signInProvider(options)
+  // Every cookie the app sets (the session, the sign-in in progress, the development provider's)
+  // is Secure exactly when the public origin is https, whatever the hop from a proxy was.
   const secure = new URL(options.webUrl).protocol === 'https:'
 
   const app = Fastify({
@@ -71,6 +84,7 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
     logController: new LogController({ disableRequestLogging: !options.logRequests }),
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
+    trustProxy: options.trustProxy ?? false,
     // As the API does: the caller's X-Request-Id when well-formed, else a fresh UUID.
     genReqId: requestIdOf,
   })
@@ -78,6 +92,8 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   app.setNotFoundHandler(handleNotFound)
   registerSecurityHeaders(app, { https: secure })
   await app.register(formbody)
+  // Every query string, form and JSON body: well-formed text without NUL, before any route reads it.
+  registerTextRule(app)
   if (options.rateLimit !== false) await registerWebRateLimit(app)
   const sessions = await registerSessions(app, { runtime, sessionSecret: options.sessionSecret, secure })
 
@@ -87,7 +103,7 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
     // Plain http to the provider only outside production (the bundled one, a local Keycloak).
     allowHttp: !options.production && new URL(oidc.issuer).protocol === 'http:',
   })
-  if (dev) await registerDevProvider(app, dev)
+  if (dev) await registerDevProvider(app, dev, { webUrl: options.webUrl })
   registerHomeRoutes(app, { runtime, apiUrl: options.apiUrl ?? null, devSignIn: dev !== null })
   registerSignInRoutes(app, { runtime, relyingParty: rp, sessions, webUrl: options.webUrl, secure })
   registerOAuthRoutes(app, { runtime, sessions })

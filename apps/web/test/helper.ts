@@ -36,27 +36,37 @@ export async function startTestWeb(options: { api?: boolean } = {}): Promise<Tes
     LOG_LEVEL: 'silent',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   })
-  const runtime = await createRuntime(env, { database })
-  const app = await buildWebApp(runtime, {
-    webUrl: url,
-    apiUrl,
-    sessionSecret: randomBytes(32).toString('base64url'),
-    oidc: null,
-    production: false,
-  })
-  const api = apiPort === null ? null : await buildApp(runtime, { ...edgeOptions(env), serverUrl: apiUrl })
-  await app.listen({ port, host: '127.0.0.1' })
-  await api?.listen({ port: apiPort ?? 0, host: '127.0.0.1' })
-  return {
-    url,
-    app,
-    apiUrl,
-    runtime,
-    async close() {
-      await api?.close()
-      await app.close()
-      await runtime.close()
-    },
+  // Whatever fails halfway, what is already up is closed (last first) before the error goes on.
+  const undo: (() => Promise<unknown>)[] = [() => database.close()]
+  try {
+    const runtime = await createRuntime(env, { database })
+    undo[0] = () => runtime.close() // the runtime closes its database
+    const app = await buildWebApp(runtime, {
+      webUrl: url,
+      apiUrl,
+      sessionSecret: randomBytes(32).toString('base64url'),
+      oidc: null,
+      production: false,
+    })
+    undo.push(() => app.close())
+    const api = apiPort === null ? null : await buildApp(runtime, { ...edgeOptions(env), serverUrl: apiUrl })
+    if (api) undo.push(() => api.close())
+    await app.listen({ port, host: '127.0.0.1' })
+    await api?.listen({ port: apiPort ?? 0, host: '127.0.0.1' })
+    return {
+      url,
+      app,
+      apiUrl,
+      runtime,
+      async close() {
+        await api?.close()
+        await app.close()
+        await runtime.close()
+      },
+    }
+  } catch (error) {
+    for (const step of undo.reverse()) await step().catch(() => {})
+    throw error
   }
 }
 

@@ -113,7 +113,8 @@ describe('an OAuth client driven by openid-client', () => {
     await oidc.tokenRevocation(config, again.refresh_token ?? '')
     expect((await api(again.access_token, 'GET', '/api/profile/me')).status).toBe(401)
 
-    // All of it is on Ada's account-level trail, newest first; the replay's revocation is Quire's.
+    // All of it is on Ada's account-level trail, newest first; the replay's revocation is Quire's,
+    // and so is each refused use of a revoked access token (credential.rejected, once per token).
     const last = await authorize(config, 'ada@example.com')
     const trail = (await api(last.access_token, 'GET', '/api/audit-events?limit=100')).body.items as {
       action: string
@@ -126,9 +127,11 @@ describe('an OAuth client driven by openid-client', () => {
       'oauth.token_issued user',
       'oauth.token_refreshed user',
       'oauth.grant_revoked system refresh_token_reused',
+      'credential.rejected system revoked',
       'session.started user',
       'oauth.token_issued user',
       'oauth.grant_revoked user revoked_by_client',
+      'credential.rejected system revoked',
       'session.started user',
       'oauth.token_issued user',
     ])

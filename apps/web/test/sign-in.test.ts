@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { getProfile, sessionPrincipal } from '@quire/core'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { settleAll } from '../../../tooling/vitest/processes.ts'
 import { launchChromium, sessionSecretIn, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 
 let web: TestWeb
@@ -10,7 +11,15 @@ let context: BrowserContext
 let page: Page
 
 beforeAll(async () => {
-  ;[web, browser] = await Promise.all([startTestWeb(), launchChromium()])
+  // Each is kept as soon as it is up, and both have settled before afterAll runs.
+  await settleAll([
+    startTestWeb().then((started) => {
+      web = started
+    }),
+    launchChromium().then((started) => {
+      browser = started
+    }),
+  ])
 })
 afterAll(async () => {
   await browser?.close()

@@ -262,6 +262,7 @@ describe('authenticate()', () => {
     expiresAt: null,
     revokedAt: null,
     audience: null,
+    accountWorkspaceId: null,
     user: ada,
     agentId: null,
     artifactId: null,

@@ -16,7 +16,9 @@ export {
   ErrorCodes,
   errorCodes,
   errorsOf,
+  illFormedText,
   isScope,
+  isWellFormedText,
   type OperationId,
   type OperationInput,
   type OperationOutput,
@@ -32,6 +34,8 @@ export {
   scopeFor,
   scopes,
   statusOf,
+  type TextIssue,
+  textProblem,
 } from './contract/index.ts'
 export { type UnifiedDiff, type UnifiedDiffOptions, unifiedDiff } from './diff/unified-diff.ts'
 // Domain model.
@@ -39,13 +43,16 @@ export {
   type AuditAction,
   type AuditEventDraft,
   type AuditVia,
+  accountActions,
   actorOf,
   auditActions,
   operatorActor,
   systemActor,
   viaOf,
+  workspaceActions,
 } from './domain/audit.ts'
 export { canonicalJson, sha256Base64Url, sha256Hex } from './domain/hash.ts'
+export { invalidCredential, unseen } from './domain/hidden.ts'
 export { createIdGenerator, systemClock } from './domain/ids.ts'
 export {
   oauthLifetimes,
@@ -69,7 +76,16 @@ export {
   userOf,
 } from './domain/principal.ts'
 export { type Failure, fail, ok, type Result } from './domain/result.ts'
-export { defaultLimits, type Limits, reservedSlugs, slugProblem, usernameFromEmail, utf8Length } from './domain/rules.ts'
+export {
+  defaultLimits,
+  type Limits,
+  reservedSlugs,
+  slugProblem,
+  usernameFromEmail,
+  utf8Length,
+  webPaths,
+  webTopLevelSegments,
+} from './domain/rules.ts'
 export { newSecret, secretPrefixes } from './domain/secrets.ts'
 export { normalizeViewerEmails, shareLinkExpiry } from './domain/sharing-rules.ts'
 
@@ -163,7 +179,7 @@ export { listAuditEvents, presentAuditEvent } from './use-cases/audit-events.ts'
 export { checkContentSize, createArtifact } from './use-cases/create-artifact.ts'
 export type { CoreConfig, CoreDeps } from './use-cases/deps.ts'
 export { checkHealth } from './use-cases/health.ts'
-export type { Written } from './use-cases/idempotency.ts'
+export { idempotencyWindowMs, secretShownOnce, type Written } from './use-cases/idempotency.ts'
 export { acceptInvitation, createInvitation, INVITATION_DAYS, listInvitations, revokeInvitation } from './use-cases/invitations.ts'
 export {
   type AuthorizationRefusal,
@@ -186,6 +202,7 @@ export {
 } from './use-cases/oauth/oauth-result.ts'
 export { exchangeToken, revokeOAuthToken, type TokenResponse } from './use-cases/oauth/tokens.ts'
 export {
+  expireIdempotencyRecords,
   issueOperatorToken,
   type OperatorDeps,
   pruneAuditEvents,

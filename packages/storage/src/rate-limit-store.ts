@@ -18,8 +18,11 @@ export interface RateLimitStore {
   child(routeOptions: object): RateLimitStore
 }
 
-/** What the plugin constructs with `new` (it passes its settings, which this store does not need). */
-export type RateLimitStoreClass = new (settings?: unknown) => RateLimitStore
+/**
+ * What the plugin constructs with `new` (it passes its settings, which this store does not need);
+ * `prefix` keeps another limit's keys apart in the same table.
+ */
+export type RateLimitStoreClass = new (settings?: unknown, prefix?: string) => RateLimitStore
 
 /**
  * One statement per hit, atomic under any concurrency: the row lock of `ON CONFLICT DO UPDATE`

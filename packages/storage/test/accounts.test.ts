@@ -178,7 +178,11 @@ describe(`API keys (${testEngine})`, () => {
     }
     const created = keyCommand(user.id, { credentialId, at: new Date() }, draft)
     expect(await deps.apiKeys.create(created)).toEqual({ ok: true })
-    expect(await deps.idempotency.find(draft.scope, draft.key)).toMatchObject({ requestHash: 'h', status: 201, response: { ok: 1 } })
+    expect(await deps.idempotency.find(draft.scope, draft.key, new Date(0))).toMatchObject({
+      requestHash: 'h',
+      status: 201,
+      response: { ok: 1 },
+    })
     const row = await handle.db.selectFrom('credentials').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow()
     expect(row).toMatchObject({ kind: 'api_key', user_id: user.id, scopes: ['artifacts:read'], created_by_kind: 'operator' })
 

@@ -237,6 +237,7 @@ describe(`tokens (${testEngine})`, () => {
       agentId: null,
       artifactId: null,
       role: null,
+      accountWorkspaceId: owner.workspaceId,
       user: { id: owner.user.id, email: owner.user.email, emailVerified: true, username: owner.user.username },
     })
     const credential = await handle.db

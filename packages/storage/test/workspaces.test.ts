@@ -42,7 +42,7 @@ describe(`workspaces (${testEngine})`, () => {
     expect(ctx.credential?.user?.id).toBe(owner.user.id)
     const events = await handle.db.selectFrom('audit_events').select('action').where('workspace_id', '=', workspace.id).execute()
     expect(events).toEqual([{ action: 'workspace.created' }])
-    expect(await deps.idempotency.find(owner.user.id, 'k1')).not.toBeNull()
+    expect(await deps.idempotency.find(owner.user.id, 'k1', new Date(0))).not.toBeNull()
     expect((await createTeam(owner, operator(), draft)).outcome).toEqual({ ok: false, reason: 'idempotency_taken' })
   })
 

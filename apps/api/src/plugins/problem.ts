@@ -43,6 +43,8 @@ function challenge(failure: Failure, metadataUrl: string | null): string | null 
 
 /** Sends a failure as `application/problem+json`, with the RFC 6750 challenge where one applies. */
 export function sendFailure(reply: FastifyReply, failure: Failure): FastifyReply {
+  // The reason stays here: the caller's answer is the same whatever it is.
+  if (failure.reason) reply.request.log.info({ code: failure.code, reason: failure.reason }, 'request refused')
   reply.header('x-request-id', reply.request.id)
   const header = challenge(failure, reply.server.resourceMetadataUrl ?? null)
   if (header) reply.header('www-authenticate', header)

@@ -2,6 +2,7 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit'
 import { type DatabaseHandle, postgresRateLimitStore, type RateLimitStoreClass } from '@quire/storage'
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import { Redis } from 'ioredis'
+import { type AuthFailureLimiter, type AuthFailureSettings, createAuthFailureLimiter, defaultAuthFailures } from './auth-failures.ts'
 import { callerOf } from './caller.ts'
 import { RefusalError } from './problem.ts'
 
@@ -16,10 +17,27 @@ export interface RateLimitSettings {
   readonly max: number
   readonly windowMs: number
   readonly store: RateLimitStoreSetting
+  /** Refused credentials per window per client address (see auth-failures.ts). */
+  readonly authFailures?: AuthFailureSettings
 }
 
 /** The limits when none are configured: generous for a person or an agent, a wall for a runaway loop. */
-export const defaultRateLimit: RateLimitSettings = { max: 600, windowMs: 60_000, store: { kind: 'memory' } }
+export const defaultRateLimit: RateLimitSettings = {
+  max: 600,
+  windowMs: 60_000,
+  store: { kind: 'memory' },
+  authFailures: defaultAuthFailures,
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Failed authentication counted per client address; null when rate limiting is off. */
+    authFailures: AuthFailureLimiter | null
+  }
+}
+
+/** The client address as every limit counts it: an IPv6 address by its /64. */
+export const addressOf = (request: FastifyRequest): string => normalizeIP(request.ip)
 
 /** The load balancer's probe is never counted (nor refused). */
 const unlimitedUrls = new Set(['/health'])
@@ -30,7 +48,7 @@ const unlimitedUrls = new Set(['/health'])
  */
 export function rateLimitKey(request: FastifyRequest): string {
   const credential = callerOf(request).credential
-  return credential ? `credential:${credential.secretHash}` : `address:${normalizeIP(request.ip)}`
+  return credential ? `credential:${credential.secretHash}` : `address:${addressOf(request)}`
 }
 
 /** The store reports its failures here; the request goes through (a limit is not worth an outage). */
@@ -81,12 +99,24 @@ export async function registerRateLimit(
   if (settings.store.kind === 'postgres' && database.kind !== 'postgres')
     throw new Error('Rate limiting: the postgres store needs a PostgreSQL database (DATABASE_URL).')
   const window = settings.windowMs % 60_000 === 0 ? `${settings.windowMs / 60_000} min` : `${settings.windowMs / 1000} s`
-  const shared =
-    settings.store.kind === 'redis'
-      ? { redis: await connectRedis(app, settings.store.url), nameSpace: 'quire:rate-limit:' }
-      : settings.store.kind === 'postgres'
-        ? { store: withFailuresLogged(postgresRateLimitStore(database), app.log) }
-        : {}
+  const redis = settings.store.kind === 'redis' ? await connectRedis(app, settings.store.url) : null
+  const Postgres = settings.store.kind === 'postgres' ? postgresRateLimitStore(database) : null
+  const shared = redis ? { redis, nameSpace: 'quire:rate-limit:' } : Postgres ? { store: withFailuresLogged(Postgres, app.log) } : {}
+  // Refused credentials count against the address, in a store of the same kind (keys of their own).
+  const authFailures = createAuthFailureLimiter(
+    settings.authFailures ?? defaultAuthFailures,
+    redis ? { kind: 'redis', redis } : Postgres ? { kind: 'store', store: new Postgres(undefined, 'auth-failure:') } : { kind: 'memory' },
+    addressOf,
+    app.log,
+  )
+  app.decorate('authFailures', authFailures)
+  // A blocked address's credentials are refused before anything looks them up.
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'OPTIONS' || unlimitedUrls.has(request.routeOptions.url ?? '')) return
+    const credential = callerOf(request).credential
+    const refusal = credential ? authFailures.refusal(request, credential.secretHash) : null
+    if (refusal) throw new RefusalError(refusal)
+  })
   await app.register(rateLimit, {
     ...shared,
     max: settings.max,

@@ -61,7 +61,15 @@ export function registerOperations(app: FastifyInstance, runtime: Runtime, handl
         : {}),
       handler: async (request, reply) => {
         const input = { params: request.params, query: request.query, body: request.body } as never
-        const result = await handler(input, { deps: runtime.deps, caller: callerOf(request), headers: request.headers })
+        const caller = callerOf(request)
+        const result = await handler(input, { deps: runtime.deps, caller, headers: request.headers })
+        // Every operation but the health check authenticates a presented credential first: a
+        // refused one counts against the address, any other outcome proves it valid.
+        if (caller.credential && op.action !== null && app.authFailures) {
+          if (!result.ok && result.error.code === 'invalid_token')
+            return sendFailure(reply, await app.authFailures.failed(request, result.error))
+          app.authFailures.succeeded(caller.credential.secretHash)
+        }
         if (!result.ok) return sendFailure(reply, result.error)
         const { body, status, headers } = result.value
         if (headers) reply.headers(headers)

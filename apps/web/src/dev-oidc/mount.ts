@@ -14,40 +14,59 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
  * stripped of the prefix, as oidc-provider expects when mounted (it rebuilds its URLs from
  * `originalUrl`). Their bodies are left unread for the provider to parse. The sign-in form at
  * /dev-oidc/interaction/:uid is ours. None of these routes look at Quire's session cookie.
+ *
+ * The provider (a Koa app) builds its endpoints' URLs from the request's protocol and host and
+ * marks its cookies Secure when the request's protocol is https. Behind a TLS-terminating proxy
+ * it would see plain http from the proxy, announce http endpoints and set cookies without Secure;
+ * so it is told what the web app knows: the public origin (WEB_URL, as the sign-in callback is
+ * rebuilt on it, never on the Host header) and the client's address as Fastify decided it
+ * (X-Forwarded-For believed only from TRUST_PROXY's proxies).
  */
-export async function registerDevProvider(app: FastifyInstance, dev: DevProvider): Promise<void> {
+export async function registerDevProvider(app: FastifyInstance, dev: DevProvider, options: { webUrl: string }): Promise<void> {
   const callback = dev.provider.callback()
-  await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers()
-    scope.addContentTypeParser('*', (_request, _payload, done) => done(null))
-    scope.all(`${devProviderPath}/*`, { config: { session: false } }, (request, reply) => {
-      reply.hijack()
-      const raw = request.raw as IncomingMessage & { originalUrl?: string }
-      raw.originalUrl = raw.url
-      raw.url = (raw.url ?? '/').slice(devProviderPath.length) || '/'
-      void callback(raw, reply.raw)
+  const origin = new URL(options.webUrl)
+  // Koa reads the X-Forwarded-* headers only with `proxy`; the hook below writes them.
+  dev.provider.proxy = true
+  await app.register(async (devScope) => {
+    devScope.addHook('onRequest', async (request) => {
+      const headers = request.raw.headers
+      headers['x-forwarded-proto'] = origin.protocol.slice(0, -1)
+      headers['x-forwarded-host'] = origin.host
+      headers['x-forwarded-for'] = request.ip
     })
-  })
 
-  const interactionUrl = `${devProviderPath}/interaction/:uid`
-  app.get(interactionUrl, { config: { session: false } }, async (request, reply) => {
-    const details = await interactionOf(dev, request, reply)
-    if (!details) return reply
-    return sendPage(reply, 200, devSignInPage({ action: request.url.split('?')[0] ?? '' }))
-  })
+    await devScope.register(async (scope) => {
+      scope.removeAllContentTypeParsers()
+      scope.addContentTypeParser('*', (_request, _payload, done) => done(null))
+      scope.all(`${devProviderPath}/*`, { config: { session: false } }, (request, reply) => {
+        reply.hijack()
+        const raw = request.raw as IncomingMessage & { originalUrl?: string }
+        raw.originalUrl = raw.url
+        raw.url = (raw.url ?? '/').slice(devProviderPath.length) || '/'
+        void callback(raw, reply.raw)
+      })
+    })
 
-  app.post(interactionUrl, { config: { session: false } }, async (request, reply) => {
-    const details = await interactionOf(dev, request, reply)
-    if (!details) return reply
-    const body = (request.body ?? {}) as Record<string, unknown>
-    if (body.action === 'cancel')
-      return finishInteraction(dev, request, reply, { error: 'access_denied', error_description: 'The person cancelled the sign-in.' })
-    const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : ''
-    if (!emailPattern.test(email) || email.length > 254) {
-      const page = devSignInPage({ action: request.url, email, problem: 'Enter an email address, like you@example.com.' })
-      return sendPage(reply, 400, page)
-    }
-    return finishInteraction(dev, request, reply, { login: { accountId: body.unverified ? `${unverifiedPrefix}${email}` : email } })
+    const interactionUrl = `${devProviderPath}/interaction/:uid`
+    devScope.get(interactionUrl, { config: { session: false } }, async (request, reply) => {
+      const details = await interactionOf(dev, request, reply)
+      if (!details) return reply
+      return sendPage(reply, 200, devSignInPage({ action: request.url.split('?')[0] ?? '' }))
+    })
+
+    devScope.post(interactionUrl, { config: { session: false } }, async (request, reply) => {
+      const details = await interactionOf(dev, request, reply)
+      if (!details) return reply
+      const body = (request.body ?? {}) as Record<string, unknown>
+      if (body.action === 'cancel')
+        return finishInteraction(dev, request, reply, { error: 'access_denied', error_description: 'The person cancelled the sign-in.' })
+      const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : ''
+      if (!emailPattern.test(email) || email.length > 254) {
+        const page = devSignInPage({ action: request.url, email, problem: 'Enter an email address, like you@example.com.' })
+        return sendPage(reply, 400, page)
+      }
+      return finishInteraction(dev, request, reply, { login: { accountId: body.unverified ? `${unverifiedPrefix}${email}` : email } })
+    })
   })
 }
 

@@ -1,10 +1,11 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
+import { webPaths } from '@quire/core'
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
 import { errorPage } from '../pages/error-page.ts'
 import { memoryAdapter } from './memory-adapter.ts'
 
-/** Where the development provider lives inside the web app. */
-export const devProviderPath = '/dev-oidc'
+/** Where the development provider lives inside the web app (a reserved name: no owner can take it). */
+export const devProviderPath = `/${webPaths.devOidc}`
 
 /** The development provider and the one client it knows: the web app itself. */
 export interface DevProvider {

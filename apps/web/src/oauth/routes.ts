@@ -49,7 +49,9 @@ function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
  * along is ignored (no session lookup, no CSRF rule), and errors keep RFC 6749's shape.
  */
 const clientEndpoint = { config: { session: false, oauthErrors: true, rateLimit: webRateLimits.tokens } } as const
-const registration = { config: { session: false, oauthErrors: true, rateLimit: webRateLimits.registration } } as const
+const registration = {
+  config: { session: false, oauthErrors: true, oauthInputError: 'invalid_client_metadata', rateLimit: webRateLimits.registration },
+} as const
 
 /** Discovery documents and the JSON endpoints are for clients on any origin. */
 function openToAnyOrigin(reply: FastifyReply): void {

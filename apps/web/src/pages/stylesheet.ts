@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { webPaths } from '@quire/core'
 
 /** The one stylesheet of every page: system fonts, no external assets, light and dark. */
 export const stylesheet = `
@@ -68,4 +69,4 @@ code { background: var(--code); padding: 2px 6px; border-radius: 5px; font-size:
 `
 
 /** Served under a name that changes with its content, so browsers may keep it forever. */
-export const stylesheetPath = `/assets/quire.${createHash('sha256').update(stylesheet).digest('hex').slice(0, 12)}.css`
+export const stylesheetPath = `/${webPaths.assets}/quire.${createHash('sha256').update(stylesheet).digest('hex').slice(0, 12)}.css`

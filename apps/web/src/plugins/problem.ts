@@ -1,11 +1,21 @@
 import { failureFromError } from '@quire/api'
-import { type ErrorCode, errorCodes, problemType, statusOf } from '@quire/core'
+import { type ErrorCode, errorCodes, type OAuthErrorCode, problemType, statusOf } from '@quire/core'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { errorPage } from '../pages/error-page.ts'
 import { TooManyRequests } from './rate-limit.ts'
+import { IllFormedTextError } from './well-formed-text.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** On an OAuth client endpoint, the RFC 6749/7591 error code for ill-formed text in its input (default `invalid_request`). */
+    oauthInputError?: OAuthErrorCode
+  }
+}
+
+type FieldErrors = ReadonlyArray<{ path: string; message: string }>
 
 /** Sends an RFC 9457 problem, the same shape as the API's. */
-export function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string): FastifyReply {
+export function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string, errors?: FieldErrors): FastifyReply {
   return reply
     .code(statusOf(code))
     .type('application/problem+json; charset=utf-8')
@@ -17,6 +27,7 @@ export function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string
         code,
         detail,
         requestId: reply.request.id,
+        ...(errors ? { errors } : {}),
       }),
     )
 }
@@ -30,9 +41,9 @@ function wantsHtml(request: FastifyRequest): boolean {
 export function sendFailure(
   request: FastifyRequest,
   reply: FastifyReply,
-  failure: { code: ErrorCode; title: string; message: string },
+  failure: { code: ErrorCode; title: string; message: string; errors?: FieldErrors },
 ): FastifyReply {
-  if (!wantsHtml(request)) return sendProblem(reply, failure.code, failure.message)
+  if (!wantsHtml(request)) return sendProblem(reply, failure.code, failure.message, failure.errors)
   return reply
     .code(statusOf(failure.code))
     .type('text/html; charset=utf-8')
@@ -49,7 +60,14 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   const { failure, internal } = failureFromError(error)
   if (internal) request.log.error({ err: error }, 'unhandled error')
   if (request.routeOptions.config?.oauthErrors) {
-    const oauthError = failure.code === 'rate_limited' ? 'rate_limited' : internal ? 'server_error' : 'invalid_request'
+    const oauthError =
+      failure.code === 'rate_limited'
+        ? 'rate_limited'
+        : internal
+          ? 'server_error'
+          : error instanceof IllFormedTextError
+            ? (request.routeOptions.config.oauthInputError ?? 'invalid_request')
+            : 'invalid_request'
     return reply
       .code(statusOf(failure.code))
       .header('cache-control', 'no-store')
@@ -63,7 +81,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   const message = internal
     ? 'Something went wrong on our side. Try again in a moment; the request id helps us find what happened.'
     : failure.message
-  return sendFailure(request, reply, { code: failure.code, title, message })
+  return sendFailure(request, reply, { code: failure.code, title, message, ...(failure.errors ? { errors: failure.errors } : {}) })
 }
 
 export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -84,3 +84,4 @@ export {
 } from './schemas/workspace.ts'
 export { isScope, type Scope, ScopeSchema, scopes } from './scopes.ts'
 export { secretPrefixes } from './secret-prefixes.ts'
+export { illFormedText, isWellFormedText, type TextIssue, textProblem } from './text.ts'

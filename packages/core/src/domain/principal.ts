@@ -92,4 +92,6 @@ export interface CredentialRecord {
   readonly agentId: string | null
   readonly artifactId: string | null
   readonly role: 'viewer' | 'editor' | null
+  /** The personal workspace of the credential's user, where events about the credential are filed; null without a user. */
+  readonly accountWorkspaceId: string | null
 }

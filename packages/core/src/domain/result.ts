@@ -10,6 +10,11 @@ export interface Failure {
   readonly errors?: ReadonlyArray<{ path: string; message: string }>
   /** For `insufficient_scope`: the scope the credential lacks. */
   readonly scope?: string
+  /**
+   * Why, for the server's log only: never sent to the caller (a refused credential's answer is the
+   * same whether it is unknown, expired or revoked; the reason is logged and audited).
+   */
+  readonly reason?: string
 }
 
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: Failure }

@@ -4,36 +4,63 @@ import { SLUG_PATTERN } from '../contract/schemas/common.ts'
 const slugRe = new RegExp(SLUG_PATTERN)
 
 /**
- * Names no user, workspace, project or artifact may take: they collide with routes of the web
- * app or would mislead readers.
+ * The first path segments the web app serves, now or soon. Artifact pages are
+ * `{web_url}/<owner>/<project>/<slug>` (`artifactUrl`), so an owner named like one of these would
+ * have URLs that collide with the app's own: every one is reserved (`reservedSlugs`). The web app
+ * registers its routes under these names, and a test there checks that every route it registers
+ * starts with one. Some cannot be slugs anyway (`.well-known`, `auth.md`); they are listed so that
+ * the list is the web app's whole top level.
+ */
+export const webPaths = {
+  /** Content-hashed static files (the stylesheet). */
+  assets: 'assets',
+  /** The OpenID Connect callback (`/auth/callback`). */
+  auth: 'auth',
+  /** The bundled development OpenID provider (local mode only, but reserved everywhere). */
+  devOidc: 'dev-oidc',
+  health: 'health',
+  login: 'login',
+  logout: 'logout',
+  /** The OAuth 2.1 authorization server. */
+  oauth2: 'oauth2',
+  wellKnown: '.well-known',
+  // Served by issues still to come.
+  agent: 'agent',
+  authMd: 'auth.md',
+  mcp: 'mcp',
+  new: 'new',
+  raw: 'raw',
+  /** Share links, `/s/<secret>`. */
+  shareLink: 's',
+  settings: 'settings',
+} as const
+
+/** The web app's top-level path segments (`webPaths`), as a set. */
+export const webTopLevelSegments: ReadonlySet<string> = new Set(Object.values(webPaths))
+
+/**
+ * Names no user, workspace or project may take (artifact slugs are not checked): the web app's
+ * top-level paths, and names that collide with routes to come or would mislead readers.
  */
 export const reservedSlugs: ReadonlySet<string> = new Set([
+  ...webTopLevelSegments,
   'about',
   'account',
   'admin',
-  'agent',
   'agents',
   'api',
   'app',
   'apps',
-  'assets',
-  'auth',
   'billing',
   'blog',
   'dashboard',
   'docs',
   'explore',
-  'health',
   'help',
   'home',
-  'login',
-  'logout',
-  'mcp',
   'me',
-  'new',
   'null',
   'oauth',
-  'oauth2',
   'openapi',
   'pricing',
   'profile',
@@ -41,10 +68,8 @@ export const reservedSlugs: ReadonlySet<string> = new Set([
   'public',
   'quire',
   'root',
-  's',
   'search',
   'security',
-  'settings',
   'signin',
   'signout',
   'signup',

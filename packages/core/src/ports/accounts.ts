@@ -118,6 +118,8 @@ export interface ApiKeyStore {
   ): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: 'refused' | 'idempotency_taken' }>
   /** The user's keys that are not revoked, newest first. */
   listForUser(userId: string, page: PageRequest): Promise<ApiKeyRecord[]>
+  /** One of the user's keys as it is now (revoked or not). */
+  find(userId: string, keyId: string): Promise<ApiKeyRecord | null>
   /** Revokes the user's key; `changed: false` when it was revoked already; `gone` when the user has no such key. */
   revoke(
     command: RevokeApiKeyCommand,

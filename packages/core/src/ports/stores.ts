@@ -33,6 +33,8 @@ export type WriteRefusal = 'slug_taken' | 'idempotency_taken' | 'gone'
 
 export interface CreateArtifactCommand {
   readonly artifact: Omit<ArtifactRecord, 'deletedAt' | 'ownerSlug' | 'projectSlug'>
+  /** What admitted the creation (and, for non-default access, the right to set access): re-checked by the insert. */
+  readonly guard: WriteGuard
   readonly version: VersionRecord
   readonly content: string
   readonly audit: AuditEventDraft
@@ -116,6 +118,12 @@ export interface CredentialStore {
    * and minute, in the background (a failure is not the request's).
    */
   touch(credentialId: string, at: Date): void
+  /**
+   * Records on the owner's trail that a known credential was refused (`credential.rejected`): in
+   * the background, at most once per credential in a while (a replay loop cannot flood the trail),
+   * and a failure is not the request's.
+   */
+  rejected(event: AuditEventDraft): void
 }
 
 /** Artifacts and their versions. Every mutation writes its audit event in the same transaction. */
@@ -138,7 +146,7 @@ export interface ArtifactStore {
     readonly artifactId: string
     readonly version: number | 'latest'
   }): Promise<VersionContext<ContentRecord>>
-  create(command: CreateArtifactCommand): Promise<{ ok: true } | { ok: false; reason: WriteRefusal }>
+  create(command: CreateArtifactCommand): Promise<{ ok: true } | { ok: false; reason: WriteRefusal | 'refused' }>
   append(command: AppendVersionCommand): Promise<AppendOutcome>
   softDelete(command: SoftDeleteCommand): Promise<boolean>
   /** Replaces the access settings, guarded, with the audit event in the same statement. */
@@ -176,6 +184,8 @@ export interface ShareLinkStore {
     readonly shareLinkId: string
   }): Promise<ArtifactContext<ArtifactAccess> & { readonly link: ShareLinkRecord | null }>
   create(command: CreateShareLinkCommand): Promise<GuardedOutcome>
+  /** A link as it is now (revoked or not), by id. */
+  find(shareLinkId: string): Promise<ShareLinkRecord | null>
   /** Newest first. */
   listForArtifact(artifactId: string, page: PageRequest): Promise<ShareLinkRecord[]>
   /** Revokes a live link; `ok: true` with `changed: false` when it was already revoked. */
@@ -198,7 +208,13 @@ export interface AuditStore {
 }
 
 export interface IdempotencyStore {
-  find(scope: string, key: string): Promise<IdempotencyRecord | null>
+  /**
+   * The record of a key written at or after `notBefore`. An older record of the same key is past
+   * the window: it is deleted here, so that the key may be used afresh.
+   */
+  find(scope: string, key: string, notBefore: Date): Promise<IdempotencyRecord | null>
+  /** Deletes the records written before `before` (in batches); returns how many. */
+  expire(before: Date): Promise<number>
 }
 
 export interface HealthProbe {

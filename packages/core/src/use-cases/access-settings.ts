@@ -1,5 +1,6 @@
 import type { ArtifactAccessSettings, UpdateAccessBody } from '../contract/schemas/access.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
+import { unseen } from '../domain/hidden.ts'
 import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import { normalizeViewerEmails } from '../domain/sharing-rules.ts'
@@ -64,5 +65,5 @@ export async function updateArtifactAccess(
   })
   if (outcome.ok) return ok(present({ id: artifact.id, updatedAt: at }, settings))
   if (outcome.reason === 'refused') return fail('forbidden', 'Your access to this artifact changed; nothing was written.')
-  return fail('not_found', 'No such artifact.')
+  return fail('not_found', unseen.artifact)
 }

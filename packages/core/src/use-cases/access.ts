@@ -1,4 +1,6 @@
 import type { Action } from '../contract/actions.ts'
+import { systemActor } from '../domain/audit.ts'
+import { invalidCredential, unseen } from '../domain/hidden.ts'
 import type { Grant, Resource } from '../domain/policy.ts'
 import type { Caller, CredentialRecord, Principal } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
@@ -6,28 +8,67 @@ import type { CoreDeps } from './deps.ts'
 
 const denyMessages = {
   unauthenticated: 'Sign in or send `Authorization: Bearer <token>`.',
-  not_found: 'Not found.',
   forbidden: 'You are not allowed to do this.',
   insufficient_scope: 'The credential lacks a required scope.',
 } as const
 
-/** Turns the caller's presented credential (already loaded) into a principal. */
+/** The words of a 404 for a resource the caller may not know exists (the same whether it exists or not). */
+const unseenByType: Record<Resource['type'], string> = {
+  artifact: unseen.artifact,
+  workspace: unseen.workspace,
+  invitation: unseen.invitation,
+  account: 'Not found.',
+  service: 'Not found.',
+}
+
+/**
+ * Turns the caller's presented credential (already loaded) into a principal. A credential that is
+ * not valid gets one answer whatever the reason; the reason goes to the log (`Failure.reason`)
+ * and, for a credential Quire knows (expired, revoked, used where it does not belong), to the
+ * audit trail of its owner.
+ */
 export function principalOf(deps: CoreDeps, caller: Caller, record: CredentialRecord | null): Result<Principal> {
   if (caller.credential === null) return ok({ kind: 'anonymous' })
   const now = deps.clock.now()
   const auth = deps.policy.authenticate(record, now)
-  if (!auth.ok) return fail('invalid_token', `The bearer credential is not valid: ${auth.reason}.`)
-  if (auth.principal.kind === 'session' && caller.credential.sessionCookie !== true)
-    return fail('invalid_token', 'The bearer credential is not valid: a browser session is not a bearer credential.')
+  const refusal = !auth.ok
+    ? auth.reason
+    : auth.principal.kind === 'session' && caller.credential.sessionCookie !== true
+      ? 'a browser session is not a bearer credential'
+      : null
+  if (refusal !== null) {
+    if (record !== null) reportRejected(deps, caller, record, refusal, now)
+    return fail('invalid_token', invalidCredential, { reason: refusal })
+  }
+  if (!auth.ok) return fail('invalid_token', invalidCredential, { reason: auth.reason })
   // API keys are listed with when they were last used.
   if (auth.principal.kind === 'api_key') deps.credentials.touch(auth.principal.credentialId, now)
   return ok(auth.principal)
+}
+
+/**
+ * A known credential was refused: its owner's trail says so (`credential.rejected`, filed with the
+ * account, or with the artifact of a share link). The store writes it in the background, at most
+ * once per credential in a while, so replaying a dead key cannot flood the trail.
+ */
+function reportRejected(deps: CoreDeps, caller: Caller, record: CredentialRecord, reason: string, at: Date): void {
+  deps.credentials.rejected({
+    id: deps.ids.next('evt'),
+    at,
+    action: 'credential.rejected',
+    actor: systemActor,
+    via: { surface: caller.surface, credential: record.kind, credentialId: record.id },
+    workspaceId: record.kind === 'share_link' ? null : record.accountWorkspaceId,
+    artifactId: record.kind === 'share_link' ? record.artifactId : null,
+    data: { credentialId: record.id, credentialKind: record.kind, reason, ...(caller.requestId ? { requestId: caller.requestId } : {}) },
+  })
 }
 
 /** Asks the one policy; a denial becomes the failure the caller sees, an allow its grant. */
 export function authorize(deps: CoreDeps, principal: Principal, action: Action, resource: Resource): Result<Grant> {
   const decision = deps.policy.decide(principal, action, resource)
   if (decision.allow) return ok(decision.grant)
+  if (decision.code === 'not_found') return fail('not_found', unseenByType[resource.type], { reason: decision.reason })
   const message =
     decision.code === 'insufficient_scope' && decision.scope
       ? `The credential lacks the \`${decision.scope}\` scope.`

@@ -1,13 +1,14 @@
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from '../contract/schemas/api-key.ts'
 import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
+import { unseen } from '../domain/hidden.ts'
 import type { Caller, Principal } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import { newSecret, secretPrefixes } from '../domain/secrets.ts'
 import type { ApiKeyRecord } from '../ports/records.ts'
 import { admitAccount } from './access.ts'
 import type { CoreDeps } from './deps.ts'
-import { idempotencyDraft, planIdempotency, replay, replayAfterRace, type Written } from './idempotency.ts'
+import { idempotencyDraft, planIdempotency, replay, replayAfterRace, secretShownOnce, type Written } from './idempotency.ts'
 import { pageOfIds } from './paging.ts'
 
 export function presentApiKey(record: ApiKeyRecord, now: Date): ApiKey {
@@ -70,7 +71,12 @@ export async function createApiKey(
     })
   }
   const plan = await planIdempotency(deps, principal, idempotencyKey, 'createApiKey', body)
-  const earlier = await replay<CreatedApiKey>(deps, plan)
+  // A replay is the key as it is now, without its secret (which was never stored).
+  const now = async (stored: CreatedApiKey): Promise<CreatedApiKey> => {
+    const key = await deps.apiKeys.find(userId, stored.id)
+    return { ...(key ? presentApiKey(key, deps.clock.now()) : stored), secret: null, notice: secretShownOnce }
+  }
+  const earlier = await replay<CreatedApiKey>(deps, plan, now)
   if (earlier) return earlier
 
   const profile = await deps.accounts.profile(userId)
@@ -107,11 +113,11 @@ export async function createApiKey(
       artifactId: null,
       data: { apiKeyId: record.id, name: record.name, scopes: record.scopes, prefix: record.displayPrefix, userId },
     },
-    // The replayed answer carries the secret again: only to the caller who holds the key.
-    idempotency: idempotencyDraft(plan, 201, created, at),
+    // What a retry gets back: the key without its secret.
+    idempotency: idempotencyDraft(plan, 201, { ...created, secret: null }, at),
   })
   if (outcome.ok) return ok({ value: created, replayed: false })
-  if (outcome.reason === 'idempotency_taken') return replayAfterRace<CreatedApiKey>(deps, plan)
+  if (outcome.reason === 'idempotency_taken') return replayAfterRace<CreatedApiKey>(deps, plan, now)
   return fail('forbidden', 'Your credential changed while creating the key; nothing was written.')
 }
 
@@ -140,5 +146,5 @@ export async function revokeApiKey(deps: CoreDeps, caller: Caller, apiKeyId: str
   })
   if (outcome.ok) return ok(presentApiKey(outcome.key, at))
   if (outcome.reason === 'refused') return fail('forbidden', 'Your credential changed while revoking; nothing was written.')
-  return fail('not_found', 'No such API key among yours.')
+  return fail('not_found', unseen.apiKey)
 }

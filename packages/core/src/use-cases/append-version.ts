@@ -1,6 +1,7 @@
 import type { AppendVersionBody, RestoreVersionBody, Version } from '../contract/schemas/version.ts'
 import { unifiedDiff } from '../diff/unified-diff.ts'
 import { type AuditAction, actorOf, viaOf } from '../domain/audit.ts'
+import { unseen } from '../domain/hidden.ts'
 import type { Grant } from '../domain/policy.ts'
 import type { Caller, Principal } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
@@ -87,7 +88,7 @@ async function writeHead(deps: CoreDeps, caller: Caller, head: NewHead): Promise
   if (outcome.reason === 'conflict') return { conflict: outcome.latestVersion }
   if (outcome.reason === 'idempotency_taken') return { done: await replayAfterRace<Version>(deps, head.plan) }
   if (outcome.reason === 'refused') return { refused: true }
-  return { done: fail('not_found', 'No such artifact.') }
+  return { done: fail('not_found', unseen.artifact) }
 }
 
 /** Appends an immutable version, conditional on `expectedLatestVersion`. */

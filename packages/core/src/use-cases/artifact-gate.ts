@@ -1,4 +1,5 @@
 import type { Action } from '../contract/actions.ts'
+import { unseen } from '../domain/hidden.ts'
 import type { Grant, Resource, Role } from '../domain/policy.ts'
 import { type Caller, type Principal, userOf } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
@@ -42,7 +43,7 @@ export function admitArtifact<A extends ArtifactAccess>(
 ): Result<AdmittedArtifact<A>> {
   const principal = principalOf(deps, caller, ctx.credential)
   if (!principal.ok) return principal
-  if (ctx.artifact === null) return fail('not_found', 'No such artifact.')
+  if (ctx.artifact === null) return fail('not_found', unseen.artifact)
   const allowed = authorize(deps, principal.value, action, artifactResource(ctx.artifact, ctx.role))
   if (!allowed.ok) return allowed
   return ok({ principal: principal.value, artifact: ctx.artifact, grant: allowed.value })
@@ -51,40 +52,31 @@ export function admitArtifact<A extends ArtifactAccess>(
 export interface AdmittedNamespace {
   readonly principal: Principal
   readonly workspace: WorkspaceRecord
+  /** What the caller's role there grants: a write re-checks it. */
+  readonly grant: Grant
 }
 
 /** The gate for namespace-scoped calls (projects, slug checks). */
-export function admitNamespace(
-  deps: CoreDeps,
-  caller: Caller,
-  ctx: NamespaceContext,
-  action: Action,
-  owner: string,
-): Result<AdmittedNamespace> {
+export function admitNamespace(deps: CoreDeps, caller: Caller, ctx: NamespaceContext, action: Action): Result<AdmittedNamespace> {
   const principal = principalOf(deps, caller, ctx.credential)
   if (!principal.ok) return principal
   // A namespace that does not exist is one the caller has no relation to: the policy answers
   // (401 for anonymous callers, 404 for everyone else), so existence never leaks.
   const resource: Resource = ctx.workspace ? workspaceResource(ctx.workspace, ctx.role) : { type: 'workspace', id: '', role: null }
   const allowed = authorize(deps, principal.value, action, resource)
-  if (!allowed.ok)
-    return allowed.error.code === 'not_found' ? fail('not_found', `No owner namespace named \`${owner}\` that you can see.`) : allowed
-  if (ctx.workspace === null) return fail('not_found', `No owner namespace named \`${owner}\`.`)
-  return ok({ principal: principal.value, workspace: ctx.workspace })
-}
-
-export interface AdmittedWorkspace extends AdmittedNamespace {
-  readonly grant: Grant
+  if (!allowed.ok) return allowed.error.code === 'not_found' ? fail('not_found', unseen.namespace) : allowed
+  if (ctx.workspace === null) return fail('not_found', unseen.namespace)
+  return ok({ principal: principal.value, workspace: ctx.workspace, grant: allowed.value })
 }
 
 /** The gate for calls on a workspace by id: non-members (and ids that name nothing) get a 404. */
-export function admitWorkspace(deps: CoreDeps, caller: Caller, ctx: WorkspaceContext, action: Action): Result<AdmittedWorkspace> {
+export function admitWorkspace(deps: CoreDeps, caller: Caller, ctx: WorkspaceContext, action: Action): Result<AdmittedNamespace> {
   const principal = principalOf(deps, caller, ctx.credential)
   if (!principal.ok) return principal
   const resource: Resource = ctx.workspace ? workspaceResource(ctx.workspace, ctx.role) : { type: 'workspace', id: '', role: null }
   const allowed = authorize(deps, principal.value, action, resource)
-  if (!allowed.ok) return allowed.error.code === 'not_found' ? fail('not_found', 'No such workspace that you belong to.') : allowed
-  if (ctx.workspace === null) return fail('not_found', 'No such workspace that you belong to.')
+  if (!allowed.ok) return allowed.error.code === 'not_found' ? fail('not_found', unseen.workspace) : allowed
+  if (ctx.workspace === null) return fail('not_found', unseen.workspace)
   return ok({ principal: principal.value, workspace: ctx.workspace, grant: allowed.value })
 }
 

@@ -1,6 +1,7 @@
 import type { Artifact, ArtifactSlugAvailability, DeletedArtifact, SlugPreview } from '../contract/schemas/artifact.ts'
 import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
+import { unseen } from '../domain/hidden.ts'
 import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import { slugProblem } from '../domain/rules.ts'
@@ -52,7 +53,7 @@ export async function deleteArtifact(deps: CoreDeps, caller: Caller, artifactId:
       data: { slug: artifact.slug, projectSlug: artifact.projectSlug, latestVersion: artifact.latestVersion },
     },
   })
-  if (!deleted) return fail('not_found', 'No such artifact.')
+  if (!deleted) return fail('not_found', unseen.artifact)
   return ok({ id: artifact.id, deletedAt: at.toISOString() })
 }
 
@@ -66,9 +67,9 @@ interface SlugCheck {
 
 async function checkSlug(deps: CoreDeps, caller: Caller, owner: string, projectSlug: string, slug: string): Promise<Result<SlugCheck>> {
   const ctx = await deps.projects.loadNamespaceForCaller({ credential: caller.credential, owner, projectSlug })
-  const admitted = admitNamespace(deps, caller, ctx, 'project.read', owner)
+  const admitted = admitNamespace(deps, caller, ctx, 'project.read')
   if (!admitted.ok) return admitted
-  if (ctx.project === null) return fail('not_found', `No project \`${projectSlug}\` under \`${owner}\`.`)
+  if (ctx.project === null) return fail('not_found', unseen.project)
   const base = { ownerUsername: admitted.value.workspace.slug, projectSlug: ctx.project.slug, slug }
   const problem = slugProblem(slug, { reserved: false })
   if (problem) return ok({ ...base, available: false, reason: problem })

@@ -1,11 +1,14 @@
 import type { Artifact, CreateArtifactBody } from '../contract/schemas/artifact.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
+import { unseen } from '../domain/hidden.ts'
 import type { Caller } from '../domain/principal.ts'
+import type { Failure } from '../domain/result.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import { utf8Length } from '../domain/rules.ts'
 import { normalizeViewerEmails } from '../domain/sharing-rules.ts'
 import type { ArtifactRecord } from '../ports/records.ts'
-import { admitNamespace } from './artifact-gate.ts'
+import { authorize } from './access.ts'
+import { admitNamespace, guardOf, workspaceResource } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
 import { idempotencyDraft, planIdempotency, replay, replayAfterRace, type Written } from './idempotency.ts'
 import { presentArtifact } from './present.ts'
@@ -16,6 +19,25 @@ export function checkContentSize(deps: CoreDeps, content: string): Result<number
   const max = deps.config.limits.contentBytes
   if (size > max) return fail('payload_too_large', `The content is ${size} bytes; the limit is ${max} bytes per version.`)
   return ok(size)
+}
+
+/** Whether a create payload asks for anything but the default access (private, no viewers). */
+function accessIsSet(access: CreateArtifactBody['access']): boolean {
+  return access.publicView || access.publicEdit || (access.viewerEmails?.length ?? 0) > 0
+}
+
+/** A refused access setting on create, saying what is missing and how to get on without it. */
+function refusedAccess(error: Failure): Result<never> {
+  const remedy = 'Create it with the default access (publicView and publicEdit false, no viewerEmails), or ask an owner or admin.'
+  if (error.code === 'insufficient_scope')
+    return fail(
+      'insufficient_scope',
+      `Setting access on create needs the \`artifacts:access:write\` scope, which this credential lacks. ${remedy}`,
+      error.scope ? { scope: error.scope } : {},
+    )
+  if (error.code === 'forbidden')
+    return fail('forbidden', `Setting access on create needs the right to change access (workspace owners and admins). ${remedy}`)
+  return { ok: false, error }
 }
 
 /** Creates an artifact and its first version, with one audit event, in one transaction. */
@@ -30,11 +52,17 @@ export async function createArtifact(
     owner: body.ownerUsername,
     projectSlug: body.projectSlug,
   })
-  const admitted = admitNamespace(deps, caller, ctx, 'artifact.create', body.ownerUsername)
+  const admitted = admitNamespace(deps, caller, ctx, 'artifact.create')
   if (!admitted.ok) return admitted
   const { principal, workspace } = admitted.value
+  // Access other than the default (private, no viewers) is an access change: it needs exactly
+  // what PATCH …/access needs, and the insert re-checks that grant, not merely the right to create.
+  const setsAccess = accessIsSet(body.access)
+  const allowed = setsAccess ? authorize(deps, principal, 'artifact.access.write', workspaceResource(workspace, ctx.role)) : null
+  if (allowed && !allowed.ok) return refusedAccess(allowed.error)
+  const grant = allowed?.value ?? admitted.value.grant
   const project = ctx.project
-  if (project === null) return fail('not_found', `No project \`${body.projectSlug}\` under \`${body.ownerUsername}\`.`)
+  if (project === null) return fail('not_found', unseen.project)
   const size = checkContentSize(deps, body.content)
   if (!size.ok) return size
   const viewerEmails = normalizeViewerEmails(body.access.viewerEmails ?? [], '/body/access/viewerEmails')
@@ -69,6 +97,7 @@ export async function createArtifact(
   const presented = presentArtifact(artifact, deps.config.webUrl)
   const outcome = await deps.artifacts.create({
     artifact,
+    guard: guardOf(principal, grant, at),
     version: {
       artifactId: artifact.id,
       number: 1,
@@ -94,6 +123,7 @@ export async function createArtifact(
   })
   if (outcome.ok) return ok({ value: presented, replayed: false })
   if (outcome.reason === 'idempotency_taken') return replayAfterRace<Artifact>(deps, plan)
+  if (outcome.reason === 'refused') return fail('forbidden', 'Your access to this namespace changed; nothing was written.')
   if (outcome.reason === 'slug_taken') {
     return fail('slug_taken', `An artifact \`${body.slug}\` already exists in \`${body.ownerUsername}/${body.projectSlug}\`.`)
   }

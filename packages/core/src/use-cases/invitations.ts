@@ -1,6 +1,7 @@
 import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
 import type { CreateInvitationBody, Invitation } from '../contract/schemas/workspace.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
+import { unseen } from '../domain/hidden.ts'
 import { type Caller, userOf } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import type { InvitationRecord } from '../ports/records.ts'
@@ -30,8 +31,6 @@ export function presentInvitation(record: InvitationRecord, now: Date): Invitati
     revokedAt: record.revokedAt?.toISOString() ?? null,
   }
 }
-
-const noSuchInvitation = 'No pending invitation with this id for your verified email.'
 
 /** Invites an email to a workspace (owners and admins). */
 export async function createInvitation(
@@ -93,7 +92,7 @@ export async function createInvitation(
     case 'refused':
       return fail('forbidden', 'Your access to this workspace changed; nothing was written.')
     case 'gone':
-      return fail('not_found', 'No such workspace.')
+      return fail('not_found', unseen.workspace)
   }
 }
 
@@ -120,9 +119,9 @@ export async function listInvitations(
 export async function revokeInvitation(deps: CoreDeps, caller: Caller, invitationId: string): Promise<Result<Invitation>> {
   const ctx = await deps.invitations.loadForCaller({ credential: caller.credential, invitationId })
   const admitted = admitWorkspace(deps, caller, ctx, 'workspace.invite')
-  if (!admitted.ok) return admitted.error.code === 'not_found' ? fail('not_found', 'No such invitation.') : admitted
+  if (!admitted.ok) return admitted.error.code === 'not_found' ? fail('not_found', unseen.invitation) : admitted
   const invitation = ctx.invitation
-  if (invitation === null) return fail('not_found', 'No such invitation.')
+  if (invitation === null) return fail('not_found', unseen.invitation)
   const { principal, workspace, grant } = admitted.value
   const at = deps.clock.now()
   if (invitation.revokedAt !== null) return ok(presentInvitation(invitation, at))
@@ -145,7 +144,7 @@ export async function revokeInvitation(deps: CoreDeps, caller: Caller, invitatio
   if (outcome.ok) return ok(presentInvitation(outcome.invitation, at))
   if (outcome.reason === 'already_member') return fail('already_member', 'The invitation was accepted already; nothing to revoke.')
   if (outcome.reason === 'refused') return fail('forbidden', 'Your access to this workspace changed; nothing was written.')
-  return fail('not_found', 'No such invitation.')
+  return fail('not_found', unseen.invitation)
 }
 
 /**
@@ -159,14 +158,14 @@ export async function acceptInvitation(deps: CoreDeps, caller: Caller, invitatio
   const invitation = ctx.invitation
   const resource = { type: 'invitation', id: invitationId, email: invitation?.email ?? '' } as const
   const allowed = authorize(deps, principal.value, 'invitation.accept', resource)
-  if (!allowed.ok) return allowed.error.code === 'not_found' ? fail('not_found', noSuchInvitation) : allowed
+  if (!allowed.ok) return allowed.error.code === 'not_found' ? fail('not_found', unseen.invitationForYou) : allowed
   const user = userOf(principal.value)
-  if (invitation === null || user === null) return fail('not_found', noSuchInvitation)
+  if (invitation === null || user === null) return fail('not_found', unseen.invitationForYou)
   const at = deps.clock.now()
   if (invitation.acceptedAt !== null) {
-    return invitation.acceptedBy === user.id ? ok(presentInvitation(invitation, at)) : fail('not_found', noSuchInvitation)
+    return invitation.acceptedBy === user.id ? ok(presentInvitation(invitation, at)) : fail('not_found', unseen.invitationForYou)
   }
-  if (invitation.revokedAt !== null || invitation.expiresAt <= at) return fail('not_found', noSuchInvitation)
+  if (invitation.revokedAt !== null || invitation.expiresAt <= at) return fail('not_found', unseen.invitationForYou)
   const outcome = await deps.invitations.accept({
     invitationId: invitation.id,
     userId: user.id,
@@ -185,5 +184,5 @@ export async function acceptInvitation(deps: CoreDeps, caller: Caller, invitatio
   if (outcome.ok) return ok(presentInvitation(outcome.invitation, at))
   if (outcome.reason === 'already_member') return fail('already_member', `You are already a member of \`${invitation.workspaceSlug}\`.`)
   if (outcome.reason === 'refused') return fail('forbidden', 'Your credential changed while accepting; nothing was written.')
-  return fail('not_found', noSuchInvitation)
+  return fail('not_found', unseen.invitationForYou)
 }

@@ -8,6 +8,8 @@ import { newSecret, secretPrefixes } from '../domain/secrets.ts'
 import type { AccountStore, ApiKeyStore, AuditPruner, WorkspaceStore } from '../ports/accounts.ts'
 import type { WorkspacePlanRecord } from '../ports/records.ts'
 import type { Clock, IdGenerator } from '../ports/runtime.ts'
+import type { IdempotencyStore } from '../ports/stores.ts'
+import { idempotencyWindowMs } from './idempotency.ts'
 
 export interface OperatorDeps {
   readonly clock: Clock
@@ -16,6 +18,7 @@ export interface OperatorDeps {
   readonly apiKeys: ApiKeyStore
   readonly workspaces: WorkspaceStore
   readonly auditPruner: AuditPruner
+  readonly idempotency: IdempotencyStore
 }
 
 /** Username candidates for an email: `ada`, `ada-2`, … (reserved names get a `-user` suffix). */
@@ -110,4 +113,9 @@ export async function setWorkspacePlan(deps: OperatorDeps, input: { slug: string
  */
 export async function pruneAuditEvents(deps: Pick<OperatorDeps, 'clock' | 'auditPruner'>): Promise<{ pruned: number; skipped: boolean }> {
   return deps.auditPruner.prune(retentionAt(deps.clock.now()))
+}
+
+/** Deletes the idempotency records past their window (a day): run on the same schedule as the audit pruning. */
+export async function expireIdempotencyRecords(deps: Pick<OperatorDeps, 'clock' | 'idempotency'>): Promise<number> {
+  return deps.idempotency.expire(new Date(deps.clock.now().getTime() - idempotencyWindowMs))
 }

@@ -1,6 +1,7 @@
 import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
 import type { CreateProjectBody, Project, ProjectSlugAvailability } from '../contract/schemas/project.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
+import { unseen } from '../domain/hidden.ts'
 import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import { slugProblem } from '../domain/rules.ts'
@@ -20,7 +21,7 @@ export async function createProject(
   idempotencyKey?: string,
 ): Promise<Result<Written<Project>>> {
   const ctx = await deps.projects.loadNamespaceForCaller({ credential: caller.credential, owner: body.ownerUsername })
-  const admitted = admitNamespace(deps, caller, ctx, 'project.create', body.ownerUsername)
+  const admitted = admitNamespace(deps, caller, ctx, 'project.create')
   if (!admitted.ok) return admitted
   const { principal, workspace } = admitted.value
   const problem = slugProblem(body.slug, { reserved: true })
@@ -84,7 +85,7 @@ export async function checkProjectSlug(
   path: { owner: string; slug: string },
 ): Promise<Result<ProjectSlugAvailability>> {
   const ctx = await deps.projects.loadNamespaceForCaller({ credential: caller.credential, owner: path.owner })
-  const admitted = admitNamespace(deps, caller, ctx, 'project.read', path.owner)
+  const admitted = admitNamespace(deps, caller, ctx, 'project.read')
   if (!admitted.ok) return admitted
   const base = { ownerUsername: admitted.value.workspace.slug, slug: path.slug }
   const problem = slugProblem(path.slug, { reserved: true })
@@ -104,8 +105,8 @@ export async function resolveProjectPath(
     owner: path.owner,
     projectSlug: path.projectSlug,
   })
-  const admitted = admitNamespace(deps, caller, ctx, 'project.read', path.owner)
+  const admitted = admitNamespace(deps, caller, ctx, 'project.read')
   if (!admitted.ok) return admitted
-  if (ctx.project === null) return fail('not_found', `No project \`${path.projectSlug}\` under \`${path.owner}\`.`)
+  if (ctx.project === null) return fail('not_found', unseen.project)
   return ok(presentProject(ctx.project, deps.config.webUrl))
 }

@@ -1,6 +1,7 @@
 import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
 import type { CreatedShareLink, CreateShareLinkBody, ShareLink } from '../contract/schemas/share-link.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
+import { unseen } from '../domain/hidden.ts'
 import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import { newSecret, secretPrefixes } from '../domain/secrets.ts'
@@ -8,7 +9,7 @@ import { shareLinkExpiry } from '../domain/sharing-rules.ts'
 import type { ShareLinkRecord } from '../ports/records.ts'
 import { admitArtifact, guardOf } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
-import { idempotencyDraft, planIdempotency, replay, replayAfterRace, type Written } from './idempotency.ts'
+import { idempotencyDraft, planIdempotency, replay, replayAfterRace, secretShownOnce, type Written } from './idempotency.ts'
 import { pageOfIds } from './paging.ts'
 
 function presentLink(link: ShareLinkRecord, now: Date): ShareLink {
@@ -51,7 +52,12 @@ export async function createShareLink(
   if (!expiresAt.ok) return expiresAt
 
   const plan = await planIdempotency(deps, principal, idempotencyKey, `createShareLink:${artifact.id}`, body)
-  const earlier = await replay<CreatedShareLink>(deps, plan)
+  // A replay is the link as it is now, without its secret (which was never stored).
+  const now = async (stored: CreatedShareLink): Promise<CreatedShareLink> => {
+    const link = await deps.shareLinks.find(stored.id)
+    return { ...(link ? presentLink(link, deps.clock.now()) : stored), secret: null, url: null, notice: secretShownOnce }
+  }
+  const earlier = await replay<CreatedShareLink>(deps, plan, now)
   if (earlier) return earlier
 
   const secret = await newSecret(secretPrefixes.shareLink)
@@ -85,13 +91,13 @@ export async function createShareLink(
       artifactId: artifact.id,
       data: { shareLinkId: link.id, role: link.role, expiresAt: link.expiresAt?.toISOString() ?? null, prefix: link.displayPrefix },
     },
-    // The replayed answer carries the secret again: only to the caller who holds the key.
-    idempotency: idempotencyDraft(plan, 201, created, at),
+    // What a retry gets back: the link without its secret.
+    idempotency: idempotencyDraft(plan, 201, { ...created, secret: null, url: null }, at),
   })
   if (outcome.ok) return ok({ value: created, replayed: false })
-  if (outcome.reason === 'idempotency_taken') return replayAfterRace<CreatedShareLink>(deps, plan)
+  if (outcome.reason === 'idempotency_taken') return replayAfterRace<CreatedShareLink>(deps, plan, now)
   if (outcome.reason === 'refused') return fail('forbidden', 'Your access to this artifact changed; nothing was written.')
-  return fail('not_found', 'No such artifact.')
+  return fail('not_found', unseen.artifact)
 }
 
 /** An artifact's share links, newest first, without their secrets. */
@@ -117,9 +123,9 @@ export async function listShareLinks(
 export async function revokeShareLink(deps: CoreDeps, caller: Caller, shareLinkId: string): Promise<Result<ShareLink>> {
   const ctx = await deps.shareLinks.loadForCaller({ credential: caller.credential, shareLinkId })
   const admitted = admitArtifact(deps, caller, ctx, 'artifact.share')
-  if (!admitted.ok) return admitted.error.code === 'not_found' ? fail('not_found', 'No such share link.') : admitted
+  if (!admitted.ok) return admitted.error.code === 'not_found' ? fail('not_found', unseen.shareLink) : admitted
   const link = ctx.link
-  if (link === null) return fail('not_found', 'No such share link.')
+  if (link === null) return fail('not_found', unseen.shareLink)
   const { principal, artifact, grant } = admitted.value
   const at = deps.clock.now()
   if (link.revokedAt !== null) return ok(presentLink(link, at))
@@ -140,5 +146,5 @@ export async function revokeShareLink(deps: CoreDeps, caller: Caller, shareLinkI
   })
   if (outcome.ok) return ok(presentLink(outcome.link, at))
   if (outcome.reason === 'refused') return fail('forbidden', 'Your access to this artifact changed; nothing was written.')
-  return fail('not_found', 'No such share link.')
+  return fail('not_found', unseen.shareLink)
 }

@@ -6,6 +6,7 @@ import * as sharingAndAudit from './0002-sharing-and-audit.ts'
 import * as rateLimits from './0003-rate-limits.ts'
 import * as accounts from './0004-accounts.ts'
 import * as signInAndOAuth from './0005-sign-in-and-oauth.ts'
+import * as idempotencyWindow from './0006-idempotency-window.ts'
 
 /** Every migration, in order. One set runs on PostgreSQL and on PGlite alike. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003-rate-limits': rateLimits,
   '0004-accounts': accounts,
   '0005-sign-in-and-oauth': signInAndOAuth,
+  '0006-idempotency-window': idempotencyWindow,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -58,6 +58,12 @@ async function listForUser(db: Kysely<Database>, userId: string, page: PageReque
   })
 }
 
+async function find(db: Kysely<Database>, userId: string, keyId: string): Promise<ApiKeyRecord | null> {
+  const { rows } = await sql<Row>`SELECT ${keyColumns('k')} FROM credentials k
+    WHERE k.id = ${keyId}::text AND k.user_id = ${userId}::text AND k.kind = 'api_key'`.execute(db)
+  return apiKeyFrom(rows[0] ?? {})
+}
+
 /**
  * Sets `revoked_at` once, while the guard holds; the event is written only by the call that
  * revoked it. The revoked row comes back from the statement; any other outcome reads the key.
@@ -75,9 +81,7 @@ async function revoke(db: Kysely<Database>, cmd: RevokeApiKeyCommand): ReturnTyp
   ])} SELECT (SELECT count(*)::int FROM live) AS admitted, ${keyColumns('rev')} FROM (SELECT 1) AS one LEFT JOIN rev ON true`.execute(db)
   const revoked = apiKeyFrom(rows[0] ?? {})
   if (revoked) return { ok: true, key: revoked, changed: true }
-  const { rows: current } = await sql<Row>`SELECT ${keyColumns('k')} FROM credentials k
-    WHERE k.id = ${cmd.keyId}::text AND k.user_id = ${cmd.userId}::text AND k.kind = 'api_key'`.execute(db)
-  const key = apiKeyFrom(current[0] ?? {})
+  const key = await find(db, cmd.userId, cmd.keyId)
   if (key === null) return { ok: false, reason: 'gone' }
   if (rows[0]?.admitted !== 1) return { ok: false, reason: 'refused' }
   // Admitted, yet not changed by this call: it was revoked already (maybe a moment ago, by a racing
@@ -89,6 +93,7 @@ export function apiKeyStore(db: Kysely<Database>): ApiKeyStore {
   return {
     create: (cmd) => create(db, cmd),
     listForUser: (userId, page) => listForUser(db, userId, page),
+    find: (userId, keyId) => find(db, userId, keyId),
     revoke: (cmd) => revoke(db, cmd),
   }
 }

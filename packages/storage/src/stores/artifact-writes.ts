@@ -12,7 +12,7 @@ import { type Kysely, sql } from 'kysely'
 import { auditFrom } from '../audit.ts'
 import { isUniqueViolation } from '../pg-errors.ts'
 import type { Database } from '../schema.ts'
-import { guardCondition } from './guard.ts'
+import { guardCondition, workspaceGuardCondition } from './guard.ts'
 import type { ImmutableCache } from './immutable-cache.ts'
 import { idempotencyFrom, withClauses } from './writes.ts'
 
@@ -47,22 +47,25 @@ export async function createArtifact(
   db: Kysely<Database>,
   cache: ImmutableCache,
   cmd: CreateArtifactCommand,
-): Promise<{ ok: true } | { ok: false; reason: WriteRefusal }> {
+): Promise<{ ok: true } | { ok: false; reason: WriteRefusal | 'refused' }> {
   const a = cmd.artifact
+  // Inserted only while the grant that admitted it holds (the role, the credential's liveness).
   const insertArtifact = sql`INSERT INTO artifacts (id, workspace_id, project_id, slug, type, title, description, public_view, public_edit,
       viewer_emails, latest_version, created_at, updated_at, created_by_kind, created_by_id, created_by_label)
-    VALUES (${a.id}, ${a.workspaceId}, ${a.projectId}, ${a.slug}, ${a.type}, ${a.title}, ${a.description}, ${a.publicView}, ${a.publicEdit},
-      ${[...a.viewerEmails]}::text[], 1, ${a.createdAt}::timestamptz, ${a.updatedAt}::timestamptz, ${a.createdBy.kind}, ${a.createdBy.id},
-      ${a.createdBy.label})
+    SELECT ${a.id}::text, ${a.workspaceId}::text, ${a.projectId}::text, ${a.slug}::text, ${a.type}::text, ${a.title}::text,
+      ${a.description}::text, ${a.publicView}::boolean, ${a.publicEdit}::boolean, ${[...a.viewerEmails]}::text[], 1,
+      ${a.createdAt}::timestamptz, ${a.updatedAt}::timestamptz, ${a.createdBy.kind}::text, ${a.createdBy.id}::text, ${a.createdBy.label}::text
+    WHERE ${workspaceGuardCondition(cmd.guard, sql`${a.workspaceId}::text`)}
     RETURNING id`
   try {
-    await sql`${withClauses([
+    const { rows } = await sql<{ id: string }>`${withClauses([
       ['art', insertArtifact],
       ['ct', contentFrom('art', cmd.version.sha256, cmd.content, cmd.version.size, cmd.version.createdAt)],
       ['ver', versionFrom('art', cmd.version)],
       ['audit', auditFrom('art', cmd.audit)],
       ['idem', idempotencyFrom('art', cmd.idempotency)],
     ])} SELECT id FROM art`.execute(db)
+    if (rows.length === 0) return { ok: false, reason: 'refused' }
     remember(cache, cmd.version, cmd.content)
     return { ok: true }
   } catch (error) {

@@ -1,4 +1,13 @@
-import type { ActorRef, AuditAction, AuditEventDraft, AuditStore, CredentialKind, PageRequest, Surface } from '@quire/core'
+import {
+  type ActorRef,
+  type AuditAction,
+  type AuditEventDraft,
+  type AuditStore,
+  accountActions,
+  type CredentialKind,
+  type PageRequest,
+  type Surface,
+} from '@quire/core'
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { AuditEventsTable, Database } from '../schema.ts'
 import { retained, windowStart } from './retention.ts'
@@ -19,6 +28,9 @@ function eventFrom(row: Selectable<AuditEventsTable>): AuditEventDraft {
     data: typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data,
   }
 }
+
+/** Events about a person's credentials and identity: filed in their personal workspace, read only by them. */
+const accountOnly = sql.join(accountActions.map((action) => sql`${action}::text`))
 
 const after = (page: PageRequest) => sql<boolean>`(${page.after}::text IS NULL OR e.id < ${page.after}::text)`
 
@@ -48,10 +60,12 @@ export function auditStore(db: Kysely<Database>): AuditStore {
       return rows.map(eventFrom)
     },
     async listForWorkspace(workspaceId, page, retention) {
-      // One workspace, one plan: its window start is computed once, not per event.
+      // One workspace, one plan: its window start is computed once, not per event. Account events
+      // filed here (a personal workspace's owner's keys, tokens, sign-ins) are not the members' to read.
       const plan = sql`COALESCE((SELECT w.plan FROM workspaces w WHERE w.id = ${workspaceId}::text), 'free')`
       const { rows } = await sql<Selectable<AuditEventsTable>>`SELECT e.* FROM audit_events e
-        WHERE e.workspace_id = ${workspaceId}::text AND ${after(page)} AND e.at >= ${windowStart(retention, plan)}
+        WHERE e.workspace_id = ${workspaceId}::text AND e.action NOT IN (${accountOnly}) AND ${after(page)}
+          AND e.at >= ${windowStart(retention, plan)}
         ORDER BY e.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
       return rows.map(eventFrom)
     },

@@ -19,6 +19,7 @@ export const credentialFields = [
   'u.email',
   'u.email_verified',
   'u.username',
+  'u.personal_workspace_id',
 ] as const
 export type CredentialField = (typeof credentialFields)[number]
 
@@ -40,6 +41,7 @@ export function credentialFrom(get: (field: CredentialField) => unknown): Creden
     agentId: (get('c.agent_id') as string | null) ?? null,
     artifactId: (get('c.artifact_id') as string | null) ?? null,
     role: (get('c.role') as 'viewer' | 'editor' | null) ?? null,
+    accountWorkspaceId: (get('u.personal_workspace_id') as string | null) ?? null,
     user:
       get('u.id') == null
         ? null

@@ -1,11 +1,35 @@
-import type { CredentialRecord, CredentialStore, PresentedCredential } from '@quire/core'
+import type { AuditEventDraft, CredentialRecord, CredentialStore, PresentedCredential } from '@quire/core'
 import { type Kysely, sql } from 'kysely'
+import { insertAudit } from '../audit.ts'
 import type { Row } from '../rows.ts'
 import type { Database } from '../schema.ts'
 import { credentialFromColumns } from './credential-projection.ts'
 import { credentialColumns, credentialJoins } from './fragments.ts'
 
 const MINUTE_MS = 60_000
+/** A refused credential is recorded on its owner's trail at most once in this long, per process. */
+const REJECTION_EVERY_MS = 10 * MINUTE_MS
+
+/**
+ * A bounded memory of when something was last done per credential: `due` says whether it is time
+ * again (and remembers now), forgetting the entry written longest ago beyond `entries`.
+ */
+function throttle(entries: number, everyMs: number) {
+  const last = new Map<string, number>()
+  return (credentialId: string, at: Date): boolean => {
+    const now = at.getTime()
+    const before = last.get(credentialId)
+    if (before !== undefined && now - before < everyMs) return false
+    // Re-inserting moves the entry to the end: the Map's order is the order of writes.
+    last.delete(credentialId)
+    last.set(credentialId, now)
+    if (last.size > entries) {
+      const oldest = last.keys().next().value
+      if (oldest !== undefined) last.delete(oldest)
+    }
+    return true
+  }
+}
 
 /**
  * `last_used_at`, to the minute, off the request's path. `touch` runs on every API-key request, so
@@ -15,18 +39,9 @@ const MINUTE_MS = 60_000
  * written longest ago is forgotten (at worst it costs one UPDATE that changes nothing).
  */
 function usageRecorder(db: Kysely<Database>, entries: number) {
-  const lastWrite = new Map<string, number>()
+  const due = throttle(entries, MINUTE_MS)
   return (credentialId: string, at: Date) => {
-    const now = at.getTime()
-    const last = lastWrite.get(credentialId)
-    if (last !== undefined && now - last < MINUTE_MS) return
-    // Re-inserting moves the entry to the end: the Map's order is the order of writes.
-    lastWrite.delete(credentialId)
-    lastWrite.set(credentialId, now)
-    if (lastWrite.size > entries) {
-      const oldest = lastWrite.keys().next().value
-      if (oldest !== undefined) lastWrite.delete(oldest)
-    }
+    if (!due(credentialId, at)) return
     sql`UPDATE credentials SET last_used_at = ${at}::timestamptz
       WHERE id = ${credentialId}::text AND (last_used_at IS NULL OR last_used_at < ${at}::timestamptz - interval '1 minute')`
       .execute(db)
@@ -34,6 +49,20 @@ function usageRecorder(db: Kysely<Database>, entries: number) {
       // (a busy pool, a closing database) must neither fail nor delay the request that used the
       // key, and the next use a minute later writes it again.
       .catch(() => {})
+  }
+}
+
+/**
+ * `credential.rejected` on the owner's trail, off the request's path and at most once per
+ * credential every ten minutes per process: someone replaying a revoked key learns nothing from
+ * it and cannot flood the trail, and its owner still sees that it is being tried.
+ */
+function rejectionRecorder(db: Kysely<Database>, entries: number) {
+  const due = throttle(entries, REJECTION_EVERY_MS)
+  return (event: AuditEventDraft) => {
+    const credentialId = event.via.credentialId
+    if (credentialId === null || !due(credentialId, event.at)) return
+    insertAudit(db, event).catch(() => {})
   }
 }
 
@@ -46,5 +75,6 @@ export function credentialStore(db: Kysely<Database>, options: { touchEntries: n
       return rows[0] ? credentialFromColumns(rows[0]) : null
     },
     touch: usageRecorder(db, options.touchEntries),
+    rejected: rejectionRecorder(db, options.touchEntries),
   }
 }

@@ -122,16 +122,22 @@ async function revoke(db: Kysely<Database>, cmd: RevokeShareLinkCommand): Return
   if (!outcome || outcome.admitted === 0) {
     return (await artifactIsLive(db, cmd.artifactId)) ? { ok: false, reason: 'refused' } : { ok: false, reason: 'gone' }
   }
-  const { rows: current } = await sql<Row>`SELECT ${linkColumns} FROM credentials l WHERE l.id = ${cmd.linkId}::text`.execute(db)
-  const link = current[0] ? linkFrom(current[0]) : null
+  const link = await find(db, cmd.linkId)
   if (!link) return { ok: false, reason: 'gone' }
   return { ok: true, link, changed: outcome.revoked === 1 }
+}
+
+async function find(db: Kysely<Database>, shareLinkId: string): Promise<ShareLinkRecord | null> {
+  const { rows } = await sql<Row>`SELECT ${linkColumns} FROM credentials l
+    WHERE l.id = ${shareLinkId}::text AND l.kind = 'share_link'`.execute(db)
+  return rows[0] ? linkFrom(rows[0]) : null
 }
 
 export function shareLinkStore(db: Kysely<Database>): ShareLinkStore {
   return {
     loadForCaller: (query) => loadForCaller(db, query),
     create: (cmd) => create(db, cmd),
+    find: (shareLinkId) => find(db, shareLinkId),
     listForArtifact: (artifactId, page) => listForArtifact(db, artifactId, page),
     revoke: (cmd) => revoke(db, cmd),
   }

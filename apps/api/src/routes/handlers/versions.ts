@@ -5,6 +5,16 @@ import { type Handler, idempotencyKey, reply, written } from '../handler.ts'
 type VersionOps = 'appendVersion' | 'restoreVersion' | 'getContent' | 'listVersions' | 'diffVersions'
 
 const YEAR = 31536000
+/**
+ * How long a shared cache (a CDN, a proxy) may serve a public pinned version without asking us
+ * again. The bytes never change, but who may read them does: after the owner makes an artifact
+ * private (or deletes it), a shared cache that stored it while public goes on serving it for at
+ * most this long, then must revalidate (s-maxage implies proxy-revalidate) and gets the 404.
+ * Browsers keep `max-age` (a year, immutable): a person's own cache holds only what they could
+ * already read. A minute keeps that window short, while a hot version still costs each cache one
+ * bodiless 304 per minute.
+ */
+const SHARED_CACHE_SECONDS = 60
 
 /** True when `If-None-Match` lists this entity tag (or `*`); weak comparison, as RFC 9110 asks for GET. */
 function matches(headers: IncomingHttpHeaders, etag: string): boolean {
@@ -26,11 +36,14 @@ export const versionHandlers: { [K in VersionOps]: Handler<K> } = {
     const read = await getContent(deps, caller, { artifactId: params.artifactId, version: query.version })
     if (!read.ok) return read
     const { content, sha256, versionNumber, pinned, publicView } = read.value
-    // A pinned version never changes: its SHA-256 is a strong validator and it may be cached
-    // for a year. The head moves, so its tag also names the version and it must be revalidated.
+    // A pinned version never changes: its SHA-256 is a strong validator and a browser may keep it
+    // for a year; shared caches only briefly, as access may change. The head moves, so its tag
+    // also names the version and it must be revalidated.
     const etag = pinned ? `"${sha256}"` : `"${sha256}.${versionNumber}"`
     const cacheControl = pinned
-      ? `${publicView ? 'public' : 'private'}, max-age=${YEAR}, immutable`
+      ? publicView
+        ? `public, max-age=${YEAR}, s-maxage=${SHARED_CACHE_SECONDS}, immutable`
+        : `private, max-age=${YEAR}, immutable`
       : `${publicView ? 'public' : 'private'}, no-cache`
     const replyHeaders = { etag, 'cache-control': cacheControl, vary: 'Authorization' }
     if (matches(headers, etag)) return ok({ body: null, status: 304, headers: replyHeaders })

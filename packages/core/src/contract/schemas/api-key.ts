@@ -35,7 +35,11 @@ export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>
 /** The answer to creating a key: the only time its secret is shown. */
 export const CreatedApiKey = Type.Object({
   ...ApiKey.properties,
-  secret: Type.String({ description: 'The key. Shown once; Quire keeps only its SHA-256. Send it as `Authorization: Bearer <secret>`.' }),
+  secret: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "The key: send it as `Authorization: Bearer <secret>`. Shown once; Quire keeps only its SHA-256. Null when this answer replays an earlier request with the same `Idempotency-Key` (then `notice` says so, and `status` is the key's status now).",
+  }),
+  notice: Type.Optional(Type.String({ description: 'Set on a replay: why `secret` is null.' })),
 })
 export type CreatedApiKey = Static<typeof CreatedApiKey>
 

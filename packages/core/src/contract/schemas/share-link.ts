@@ -39,8 +39,14 @@ export type ShareLink = Static<typeof ShareLink>
 /** The answer to creating a link: the only time its secret is shown. */
 export const CreatedShareLink = Type.Object({
   ...ShareLink.properties,
-  secret: Type.String({ description: 'The link secret. Shown once; Quire keeps only its SHA-256. Also a bearer token for this artifact.' }),
-  url: Type.String({ description: 'Opens the artifact on the web app with the link role.' }),
+  secret: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "The link secret, also a bearer token for this artifact. Shown once; Quire keeps only its SHA-256. Null when this answer replays an earlier request with the same `Idempotency-Key` (then `notice` says so, and `status` is the link's status now).",
+  }),
+  url: Type.Union([Type.String(), Type.Null()], {
+    description: 'Opens the artifact on the web app with the link role (it holds the secret: null when `secret` is).',
+  }),
+  notice: Type.Optional(Type.String({ description: 'Set on a replay: why `secret` and `url` are null.' })),
 })
 export type CreatedShareLink = Static<typeof CreatedShareLink>
 

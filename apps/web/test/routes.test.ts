@@ -1,0 +1,82 @@
+/**
+ * Artifact pages live at `{web_url}/<owner>/<project>/<slug>`, so every first path segment the
+ * web app serves must be a name no user or workspace can take (and no project either: the rule is
+ * one list). This test watches every route the built web app registers (Fastify's `onRoute` hook
+ * on every instance built here) and checks each first segment against the core's rules.
+ */
+import { slugProblem, webTopLevelSegments } from '@quire/core'
+import type { RouteOptions } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { stylesheetPath } from '../src/pages/stylesheet.ts'
+import { startTestWeb, type TestWeb } from './helper.ts'
+
+const registered = vi.hoisted(() => [] as { method: string; url: string }[])
+
+vi.mock('fastify', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('fastify')>()
+  const watched = ((options?: Parameters<typeof actual.default>[0]) => {
+    const app = actual.default(options)
+    app.addHook('onRoute', (route: RouteOptions) => {
+      for (const method of [route.method].flat()) registered.push({ method, url: route.url })
+    })
+    return app
+  }) as typeof actual.default
+  return { ...actual, default: watched, fastify: watched }
+})
+
+let web: TestWeb
+
+beforeAll(async () => {
+  // The development provider is mounted (no OIDC_ISSUER), so its routes are among them.
+  web = await startTestWeb()
+})
+afterAll(async () => {
+  await web?.close()
+})
+
+/** `/dev-oidc/*` → `dev-oidc`; `/` → ``. */
+function firstSegment(url: string): string {
+  return url.split('/')[1] ?? ''
+}
+
+describe('the web app’s top-level paths', () => {
+  it('sees every route, the development provider’s mount included', () => {
+    const urls = new Set(registered.map((r) => r.url))
+    for (const url of [
+      '/',
+      '/health',
+      stylesheetPath,
+      '/login',
+      '/logout',
+      '/auth/callback',
+      '/dev-oidc/*',
+      '/dev-oidc/interaction/:uid',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource',
+      '/oauth2/authorize',
+      '/oauth2/token',
+    ])
+      expect(urls).toContain(url)
+  })
+
+  it('reserves the first segment of every route it registers: no user, workspace or project can be named so', () => {
+    const unreserved = registered
+      .filter(({ url }) => {
+        const segment = firstSegment(url)
+        // The front page, and the owner's own pages (`/:owner/…`) when they come.
+        if (segment === '' || segment.startsWith(':')) return false
+        return slugProblem(segment, { reserved: true }) === null || !webTopLevelSegments.has(segment)
+      })
+      .map(({ method, url }) => `${method} ${url}`)
+    expect(unreserved).toEqual([])
+    // Nothing catches every top-level path (that would shadow every owner).
+    expect(registered.filter(({ url }) => url === '/*')).toEqual([])
+  })
+
+  it('reserves the paths still to come (share links, MCP, agent registration, raw content, settings)', () => {
+    for (const segment of ['s', 'mcp', 'agent', 'auth.md', 'raw', 'settings', 'new', 'assets', '.well-known']) {
+      expect(webTopLevelSegments.has(segment), segment).toBe(true)
+      expect(slugProblem(segment, { reserved: true }), segment).not.toBeNull()
+    }
+  })
+})

@@ -10,7 +10,6 @@ import { registerResourceMetadata } from './plugins/resource-metadata.ts'
 import { registerCors } from './plugins/security.ts'
 import { drainOnClose } from './plugins/shutdown.ts'
 import { validatorCompiler } from './plugins/validation.ts'
-import { handlers } from './routes/handlers/index.ts'
 import { registerOperations } from './routes/register.ts'
 
 export interface AppOptions {
@@ -97,6 +96,6 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   // Unknown URLs spend the caller's budget too: probing for routes is not free.
   app.setNotFoundHandler(limiter ? { preHandler: limiter } : {}, handleNotFound)
   await registerOpenApi(app, { version: runtime.deps.config.version, ...(options.serverUrl ? { serverUrl: options.serverUrl } : {}) })
-  registerOperations(app, runtime, handlers)
+  registerOperations(app, runtime)
   return app
 }

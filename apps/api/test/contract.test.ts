@@ -1,7 +1,5 @@
-import { operationIds, operations } from '@quire/core'
+import { type Bindings, bindings, operationIds, operations } from '@quire/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Handlers } from '../src/routes/handler.ts'
-import { handlers } from '../src/routes/handlers/index.ts'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 
 let api: TestApi
@@ -12,14 +10,14 @@ afterAll(async () => {
   await api.close()
 })
 
-// A handler map that misses an operation does not compile (checked by `tsc` over this file):
-const { getContent: _left, ...incomplete } = handlers
+// A binding table that misses an operation does not compile (checked by `tsc` over this file):
+const { getContent: _left, ...incomplete } = bindings
 // @ts-expect-error getContent is missing
-const _notAHandlerMap: Handlers = incomplete
+const _notABindingTable: Bindings = incomplete
 
 describe(`the operation table drives the API (${engine})`, () => {
-  it('has exactly one handler per operation', () => {
-    expect(Object.keys(handlers).sort()).toEqual([...operationIds].sort())
+  it('has exactly one binding per operation', () => {
+    expect(Object.keys(bindings).sort()).toEqual([...operationIds].sort())
   })
 
   it('serves OpenAPI 3.1 with every operation, its scope and its errors', async () => {

@@ -1,8 +1,9 @@
-import { ErrorCodes, illFormedText, type OperationId, type OperationSpec, operationIds, operations, statusOf } from '@quire/core'
+import { ErrorCodes, illFormedText, type OperationId, type OperationSpec, operationIds, operations } from '@quire/core'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { httpStatusOf } from '../src/plugins/problem.ts'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 import { arbitraryFor, mutated, textArbitrary } from './schema-arbitrary.ts'
 
@@ -312,7 +313,7 @@ describe(`fuzzing every operation of the table (${engine})`, () => {
             expect(res.headers['content-type']).toContain('application/problem+json')
             const problem = res.json()
             expect(ErrorCodes).toContain(problem.code)
-            expect(statusOf(problem.code)).toBe(res.statusCode)
+            expect(httpStatusOf(problem.code)).toBe(res.statusCode)
             expect(problem.detail).toEqual(expect.any(String))
             record(id, `${res.statusCode} ${problem.code}`)
           } else {

@@ -42,7 +42,7 @@ function retryAfterSeconds(header: string | null, now: number): number | null {
 }
 
 /** The problem in an error body, or null when the body is not one of Quire's problems. */
-function problemOf(body: unknown): ProblemOf<ErrorCode> | null {
+function problemOf(body: unknown, status: number): ProblemOf<ErrorCode> | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null
   const fields = body as Record<string, unknown>
   if (!isErrorCode(fields.code)) return null
@@ -51,7 +51,7 @@ function problemOf(body: unknown): ProblemOf<ErrorCode> | null {
     ...fields,
     type: typeof fields.type === 'string' ? fields.type : problemType(fields.code),
     title: typeof fields.title === 'string' ? fields.title : known.title,
-    status: typeof fields.status === 'number' ? fields.status : known.status,
+    status: typeof fields.status === 'number' ? fields.status : status,
     code: fields.code,
     detail: typeof fields.detail === 'string' ? fields.detail : known.title,
   } as ProblemOf<ErrorCode>
@@ -94,7 +94,7 @@ export async function readResponse<T>(request: PreparedRequest, response: Respon
   }
   const body = parseJson(request, response, await response.text())
   if (response.ok) return { ...meta, notModified: false, body: body as T, replayed: response.headers.get('idempotent-replayed') === 'true' }
-  const problem = problemOf(body)
+  const problem = problemOf(body, response.status)
   if (!problem)
     throw new QuireNetworkError(
       request.operationId,

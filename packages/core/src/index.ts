@@ -4,6 +4,15 @@
  * passed in by the composition root.
  */
 
+// The binding table: which use-case runs each operation, for every transport.
+export {
+  type Binding,
+  type BindingOptions,
+  type Bindings,
+  bindings,
+  type ContentIdentity,
+  type Outcome,
+} from './bindings.ts'
 // Contract (also available alone, browser-safe, as `@quire/core/contract`).
 export {
   type Action,
@@ -33,7 +42,6 @@ export {
   type Scope,
   scopeFor,
   scopes,
-  statusOf,
   type TextIssue,
   textProblem,
 } from './contract/index.ts'

@@ -1,4 +1,38 @@
-import { type ErrorCode, errorCodes, type Failure, problemType, statusOf } from '@quire/core'
+import { type ErrorCode, errorCodes, type Failure, problemType } from '@quire/core'
+
+/**
+ * The HTTP status of each error code: the one place statuses live (core knows codes, retryability
+ * and meaning; this edge knows HTTP). Both apps answer with it.
+ */
+export const httpStatuses = {
+  validation_failed: 400,
+  invalid_cursor: 400,
+  unauthenticated: 401,
+  invalid_token: 401,
+  forbidden: 403,
+  insufficient_scope: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  not_acceptable: 406,
+  version_conflict: 409,
+  slug_taken: 409,
+  already_member: 409,
+  invitation_pending: 409,
+  idempotency_key_in_use: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  precondition_required: 428,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const satisfies Record<ErrorCode, number>
+
+/** The HTTP status REST answers a code with. */
+export function httpStatusOf(code: ErrorCode): number {
+  return httpStatuses[code]
+}
+
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 
 /** The RFC 9457 body for a failure. */
@@ -6,7 +40,7 @@ export function problemBody(failure: Failure, requestId: string): Record<string,
   return {
     type: problemType(failure.code),
     title: errorCodes[failure.code].title,
-    status: statusOf(failure.code),
+    status: httpStatusOf(failure.code),
     code: failure.code,
     detail: failure.message,
     requestId,
@@ -51,7 +85,7 @@ export function sendFailure(reply: FastifyReply, failure: Failure): FastifyReply
   if (failure.code === 'rate_limited' && typeof failure.meta?.retryAfter === 'number')
     reply.header('retry-after', String(failure.meta.retryAfter))
   return reply
-    .code(statusOf(failure.code))
+    .code(httpStatusOf(failure.code))
     .type('application/problem+json; charset=utf-8')
     .serializer(JSON.stringify)
     .send(problemBody(failure, reply.request.id))

@@ -1,5 +1,5 @@
-import { failureFromError } from '@quire/api'
-import { type ErrorCode, errorCodes, type OAuthErrorCode, problemType, statusOf } from '@quire/core'
+import { failureFromError, httpStatusOf, problemBody } from '@quire/api'
+import type { ErrorCode, OAuthErrorCode } from '@quire/core'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { errorPage } from '../pages/error-page.ts'
 import { TooManyRequests } from './rate-limit.ts'
@@ -14,22 +14,12 @@ declare module 'fastify' {
 
 type FieldErrors = ReadonlyArray<{ path: string; message: string }>
 
-/** Sends an RFC 9457 problem, the same shape as the API's. */
+/** Sends an RFC 9457 problem, the same body as the API's. */
 export function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string, errors?: FieldErrors): FastifyReply {
   return reply
-    .code(statusOf(code))
+    .code(httpStatusOf(code))
     .type('application/problem+json; charset=utf-8')
-    .send(
-      JSON.stringify({
-        type: problemType(code),
-        title: errorCodes[code].title,
-        status: statusOf(code),
-        code,
-        detail,
-        requestId: reply.request.id,
-        ...(errors ? { errors } : {}),
-      }),
-    )
+    .send(JSON.stringify(problemBody({ code, message: detail, ...(errors ? { errors: [...errors] } : {}) }, reply.request.id)))
 }
 
 /** A person's browser asks for HTML; scripts and tools get problem+json. */
@@ -45,7 +35,7 @@ export function sendFailure(
 ): FastifyReply {
   if (!wantsHtml(request)) return sendProblem(reply, failure.code, failure.message, failure.errors)
   return reply
-    .code(statusOf(failure.code))
+    .code(httpStatusOf(failure.code))
     .type('text/html; charset=utf-8')
     .send(errorPage({ title: failure.title, message: failure.message, requestId: request.id }))
 }
@@ -69,7 +59,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
             ? (request.routeOptions.config.oauthInputError ?? 'invalid_request')
             : 'invalid_request'
     return reply
-      .code(statusOf(failure.code))
+      .code(httpStatusOf(failure.code))
       .header('cache-control', 'no-store')
       .send({ error: oauthError, error_description: failure.message })
   }

@@ -1,44 +1,41 @@
 import { type Static, Type } from 'typebox'
 
 /**
- * The closed list of error codes. Every expected failure anywhere in Quire carries one of these;
- * the REST edge maps it to a status, the client back to a typed error, the CLI to an exit code
- * and MCP to an `isError` result. Adding a code is a contract change.
+ * The closed list of error codes. Every expected failure anywhere in Quire carries one of these,
+ * with what it means and whether the same request may succeed later (`retryable`: after a wait,
+ * a refresh of state, or the server's recovery, with nothing changed by the caller). Each surface
+ * maps them at its edge: REST to an HTTP status, the client back to a typed error, the CLI to an
+ * exit code and MCP to an `isError` result. Adding a code is a contract change.
  */
 export const errorCodes = {
-  validation_failed: { status: 400, title: 'The request is not valid' },
-  invalid_cursor: { status: 400, title: 'The pagination cursor is not valid' },
-  unauthenticated: { status: 401, title: 'Authentication is required' },
-  invalid_token: { status: 401, title: 'The credential is not valid' },
-  forbidden: { status: 403, title: 'Not allowed' },
-  insufficient_scope: { status: 403, title: 'The credential lacks a required scope' },
-  not_found: { status: 404, title: 'Not found' },
-  method_not_allowed: { status: 405, title: 'Method not allowed' },
-  not_acceptable: { status: 406, title: 'Not acceptable' },
-  version_conflict: { status: 409, title: 'The artifact has moved on' },
-  slug_taken: { status: 409, title: 'The slug is taken' },
-  already_member: { status: 409, title: 'Already a member of the workspace' },
-  invitation_pending: { status: 409, title: 'An invitation for this email is already pending' },
-  idempotency_key_in_use: { status: 409, title: 'A request with this idempotency key is in progress' },
-  payload_too_large: { status: 413, title: 'The request is too large' },
-  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
-  idempotency_key_reused: { status: 422, title: 'The idempotency key was used with a different request' },
-  precondition_required: { status: 428, title: 'A precondition is required' },
-  rate_limited: { status: 429, title: 'Too many requests' },
-  internal_error: { status: 500, title: 'Internal error' },
-  service_unavailable: { status: 503, title: 'Service unavailable' },
-} as const satisfies Record<string, { status: number; title: string }>
+  validation_failed: { retryable: false, title: 'The request is not valid' },
+  invalid_cursor: { retryable: false, title: 'The pagination cursor is not valid' },
+  unauthenticated: { retryable: false, title: 'Authentication is required' },
+  invalid_token: { retryable: false, title: 'The credential is not valid' },
+  forbidden: { retryable: false, title: 'Not allowed' },
+  insufficient_scope: { retryable: false, title: 'The credential lacks a required scope' },
+  not_found: { retryable: false, title: 'Not found' },
+  method_not_allowed: { retryable: false, title: 'Method not allowed' },
+  not_acceptable: { retryable: false, title: 'Not acceptable' },
+  version_conflict: { retryable: false, title: 'The artifact has moved on' },
+  slug_taken: { retryable: false, title: 'The slug is taken' },
+  already_member: { retryable: false, title: 'Already a member of the workspace' },
+  invitation_pending: { retryable: false, title: 'An invitation for this email is already pending' },
+  idempotency_key_in_use: { retryable: true, title: 'A request with this idempotency key is in progress' },
+  payload_too_large: { retryable: false, title: 'The request is too large' },
+  unsupported_media_type: { retryable: false, title: 'Unsupported media type' },
+  idempotency_key_reused: { retryable: false, title: 'The idempotency key was used with a different request' },
+  precondition_required: { retryable: false, title: 'A precondition is required' },
+  rate_limited: { retryable: true, title: 'Too many requests' },
+  internal_error: { retryable: true, title: 'Internal error' },
+  service_unavailable: { retryable: true, title: 'Service unavailable' },
+} as const satisfies Record<string, { retryable: boolean; title: string }>
 
 /** A stable snake_case error code. */
 export type ErrorCode = keyof typeof errorCodes
 
 /** Every error code, in declaration order. */
 export const ErrorCodes = Object.keys(errorCodes) as ErrorCode[]
-
-/** The HTTP status that the REST surface uses for a code. */
-export function statusOf(code: ErrorCode): number {
-  return errorCodes[code].status
-}
 
 /** The problem type URI for a code (RFC 9457 `type`). */
 export function problemType(code: ErrorCode): string {
@@ -48,7 +45,7 @@ export function problemType(code: ErrorCode): string {
 /** One field-level complaint inside a `validation_failed` problem. */
 export const FieldError = Type.Object({
   path: Type.String({ description: 'JSON pointer to the offending value, e.g. `/body/slug`.' }),
-  message: Type.String(),
+  message: Type.String({ description: 'What is wrong with it, read after the field name, e.g. `is not an allowed field`.' }),
 })
 export type FieldError = Static<typeof FieldError>
 
@@ -59,12 +56,12 @@ export type FieldError = Static<typeof FieldError>
 export const Problem = Type.Object(
   {
     type: Type.String({ description: 'A URN naming the problem type: `urn:quire:problem:<code>`.' }),
-    title: Type.String(),
-    status: Type.Integer(),
+    title: Type.String({ description: 'A short summary of the problem type, the same for every problem with this code.' }),
+    status: Type.Integer({ description: 'The HTTP status code of this answer.' }),
     code: Type.Enum(ErrorCodes, { description: 'Stable machine-readable error code.' }),
     detail: Type.String({ description: 'What went wrong with this request, for humans.' }),
-    requestId: Type.Optional(Type.String()),
-    errors: Type.Optional(Type.Array(FieldError)),
+    requestId: Type.Optional(Type.String({ description: 'The request id (also in `X-Request-Id`), to quote when reporting a problem.' })),
+    errors: Type.Optional(Type.Array(FieldError, { description: 'On `validation_failed`: each invalid value and what is wrong with it.' })),
   },
   { additionalProperties: true },
 )

@@ -3,7 +3,7 @@
  * error codes, scopes and actions). It depends on `typebox` only and is safe in browsers.
  */
 export { type Action, Actions, actions, scopeFor } from './actions.ts'
-export { type ErrorCode, ErrorCodes, errorCodes, FieldError, Problem, problemType, statusOf } from './errors.ts'
+export { type ErrorCode, ErrorCodes, errorCodes, FieldError, Problem, problemType } from './errors.ts'
 export {
   commonErrors,
   defineOperation,

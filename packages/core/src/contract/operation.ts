@@ -37,6 +37,16 @@ export interface OperationSpec {
   /** Accepts an `Idempotency-Key` header (POST writes). */
   readonly idempotencyKey?: boolean
   readonly success: { readonly status: 200 | 201; readonly schema: TSchema }
+  /**
+   * Where what a create made can be read: another operation of the table (by id) and, for each of
+   * its path parameters, the field of this operation's output that fills it. REST answers it as
+   * `Location`, built from that operation's `path`.
+   */
+  readonly location?: { readonly operation: string; readonly params: Readonly<Record<string, string>> }
+  /** The answer says which version's bytes it holds: REST serves it with an ETag and answers `If-None-Match` with 304. */
+  readonly conditional?: boolean
+  /** The answer holds a secret shown once: no cache may keep it (REST: `Cache-Control: no-store`). */
+  readonly revealsSecret?: boolean
   /** Errors specific to this operation (the common ones are implied for every operation). */
   readonly errors: readonly ErrorCode[]
   readonly hints: OperationHints

@@ -23,6 +23,7 @@ export const artifactOperations = {
     body: CreateArtifactBody,
     idempotencyKey: true,
     success: { status: 201, schema: Artifact },
+    location: { operation: 'getArtifact', params: { artifactId: 'id' } },
     errors: [
       'not_found',
       'forbidden',

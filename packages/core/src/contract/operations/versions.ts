@@ -67,6 +67,7 @@ export const versionOperations = {
     params: ArtifactParams,
     query: ContentQuery,
     success: { status: 200, schema: VersionContent },
+    conditional: true,
     errors: ['not_found', 'insufficient_scope'],
     hints: read,
   }),

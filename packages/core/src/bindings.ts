@@ -1,0 +1,141 @@
+import type { OperationInput, OperationOutput } from './contract/operation.ts'
+import type { OperationId, Operations } from './contract/operations/index.ts'
+import type { Caller } from './domain/principal.ts'
+import { ok, type Result } from './domain/result.ts'
+import { getArtifactAccess, updateArtifactAccess } from './use-cases/access-settings.ts'
+import { createApiKey, listApiKeys, revokeApiKey } from './use-cases/api-keys.ts'
+import { appendVersion, restoreVersion } from './use-cases/append-version.ts'
+import { checkArtifactSlug, deleteArtifact, getArtifact, listMyArtifacts, previewArtifactUrl } from './use-cases/artifacts.ts'
+import { listAuditEvents } from './use-cases/audit-events.ts'
+import { createArtifact } from './use-cases/create-artifact.ts'
+import type { CoreDeps } from './use-cases/deps.ts'
+import { checkHealth } from './use-cases/health.ts'
+import type { Written } from './use-cases/idempotency.ts'
+import { acceptInvitation, createInvitation, listInvitations, revokeInvitation } from './use-cases/invitations.ts'
+import { getProfile, listMyInvitations, updateProfile } from './use-cases/profile.ts'
+import { checkProjectSlug, createProject, listMyProjects, resolveProjectPath } from './use-cases/projects.ts'
+import { type ContentRead, diffVersions, getContent, listVersions } from './use-cases/read-versions.ts'
+import { createShareLink, listShareLinks, revokeShareLink } from './use-cases/share-links.ts'
+import {
+  createWorkspace,
+  listWorkspaceAuditEvents,
+  listWorkspaceMembers,
+  listWorkspaceProjects,
+  listWorkspaces,
+} from './use-cases/workspaces.ts'
+
+/**
+ * The binding table: for every operation of the contract, which use-case runs it and with what.
+ * It is transport-neutral: the REST routes, the MCP tools and the web pages all call these, after
+ * their own parsing against the operation's schemas, and shape what comes back for their medium
+ * (an HTTP status and headers, a tool result, a page). None of them restates which use-case an
+ * operation runs, and a missing binding is a compile error (`Bindings`).
+ */
+
+/** What a transport passes besides the parsed input. */
+export interface BindingOptions {
+  /** The caller's key for a safely retried write (REST's `Idempotency-Key`). */
+  readonly idempotencyKey?: string | undefined
+}
+
+/** What the bytes of a content read are, for a transport that caches (REST's ETag and Cache-Control). */
+export type ContentIdentity = Omit<ContentRead, 'content'>
+
+/** An operation's answer: its output, and what a transport may say about it. */
+export interface Outcome<T> {
+  readonly value: T
+  /** A retried write answered from its idempotency record: nothing was written this time. */
+  readonly replayed: boolean
+  /** For content reads: which version's bytes these are and who may keep them. */
+  readonly content?: ContentIdentity
+}
+
+export type Binding<K extends OperationId> = (
+  deps: CoreDeps,
+  caller: Caller,
+  input: OperationInput<Operations[K]>,
+  options: BindingOptions,
+) => Promise<Result<Outcome<OperationOutput<Operations[K]>>>>
+
+/** One binding per operation. */
+export type Bindings = { readonly [K in OperationId]: Binding<K> }
+
+/** A read's (or an unconditional write's) result. */
+function answer<T>(result: Result<T>): Result<Outcome<T>> {
+  return result.ok ? ok({ value: result.value, replayed: false }) : result
+}
+
+/** A write that takes an idempotency key. */
+function written<T>(result: Result<Written<T>>): Result<Outcome<T>> {
+  return result.ok ? ok({ value: result.value.value, replayed: result.value.replayed }) : result
+}
+
+export const bindings: Bindings = {
+  // System and profile.
+  health: async (deps) => answer(await checkHealth(deps)),
+  getProfile: async (deps, caller) => answer(await getProfile(deps, caller)),
+  updateProfile: async (deps, caller, { body }) => answer(await updateProfile(deps, caller, body)),
+  listMyInvitations: async (deps, caller, { query }) => answer(await listMyInvitations(deps, caller, query)),
+
+  // API keys.
+  listApiKeys: async (deps, caller, { query }) => answer(await listApiKeys(deps, caller, query)),
+  createApiKey: async (deps, caller, { body }, { idempotencyKey }) => written(await createApiKey(deps, caller, body, idempotencyKey)),
+  revokeApiKey: async (deps, caller, { params }) => answer(await revokeApiKey(deps, caller, params.apiKeyId)),
+
+  // Workspaces and invitations.
+  listWorkspaces: async (deps, caller, { query }) => answer(await listWorkspaces(deps, caller, query)),
+  createWorkspace: async (deps, caller, { body }, { idempotencyKey }) => written(await createWorkspace(deps, caller, body, idempotencyKey)),
+  listWorkspaceMembers: async (deps, caller, { params, query }) =>
+    answer(await listWorkspaceMembers(deps, caller, params.workspaceId, query)),
+  listWorkspaceProjects: async (deps, caller, { params, query }) =>
+    answer(await listWorkspaceProjects(deps, caller, params.workspaceId, query)),
+  listWorkspaceAuditEvents: async (deps, caller, { params, query }) =>
+    answer(await listWorkspaceAuditEvents(deps, caller, params.workspaceId, query)),
+  createInvitation: async (deps, caller, { params, body }, { idempotencyKey }) =>
+    written(await createInvitation(deps, caller, params.workspaceId, body, idempotencyKey)),
+  listInvitations: async (deps, caller, { params, query }) => answer(await listInvitations(deps, caller, params.workspaceId, query)),
+  revokeInvitation: async (deps, caller, { params }) => answer(await revokeInvitation(deps, caller, params.invitationId)),
+  acceptInvitation: async (deps, caller, { params }) => answer(await acceptInvitation(deps, caller, params.invitationId)),
+
+  // Projects.
+  createProject: async (deps, caller, { body }, { idempotencyKey }) => written(await createProject(deps, caller, body, idempotencyKey)),
+  listMyProjects: async (deps, caller, { query }) => answer(await listMyProjects(deps, caller, query)),
+  checkProjectSlug: async (deps, caller, { params }) => answer(await checkProjectSlug(deps, caller, params)),
+  resolveProjectPath: async (deps, caller, { params }) => answer(await resolveProjectPath(deps, caller, params)),
+
+  // Artifacts.
+  createArtifact: async (deps, caller, { body }, { idempotencyKey }) => written(await createArtifact(deps, caller, body, idempotencyKey)),
+  listMyArtifacts: async (deps, caller, { query }) => answer(await listMyArtifacts(deps, caller, query)),
+  getArtifact: async (deps, caller, { params }) => answer(await getArtifact(deps, caller, { id: params.artifactId })),
+  deleteArtifact: async (deps, caller, { params }) => answer(await deleteArtifact(deps, caller, params.artifactId)),
+  checkArtifactSlug: async (deps, caller, { params }) => answer(await checkArtifactSlug(deps, caller, params)),
+  previewArtifactUrl: async (deps, caller, { params }) => answer(await previewArtifactUrl(deps, caller, params)),
+  resolveArtifactPath: async (deps, caller, { params }) =>
+    answer(await getArtifact(deps, caller, { owner: params.owner, projectSlug: params.projectSlug, slug: params.slug })),
+
+  // Versions.
+  appendVersion: async (deps, caller, { params, body }, { idempotencyKey }) =>
+    written(await appendVersion(deps, caller, params.artifactId, body, idempotencyKey)),
+  restoreVersion: async (deps, caller, { params, body }, { idempotencyKey }) =>
+    written(await restoreVersion(deps, caller, params.artifactId, params.versionNumber, body, idempotencyKey)),
+  getContent: async (deps, caller, { params, query }) => {
+    const read = await getContent(deps, caller, { artifactId: params.artifactId, version: query.version })
+    if (!read.ok) return read
+    const { content, ...identity } = read.value
+    return ok({ value: content, replayed: false, content: identity })
+  },
+  listVersions: async (deps, caller, { params, query }) => answer(await listVersions(deps, caller, params.artifactId, query)),
+  diffVersions: async (deps, caller, { params, query }) =>
+    answer(await diffVersions(deps, caller, { artifactId: params.artifactId, from: query.from, to: query.to })),
+
+  // Access and share links.
+  getArtifactAccess: async (deps, caller, { params }) => answer(await getArtifactAccess(deps, caller, params.artifactId)),
+  updateArtifactAccess: async (deps, caller, { params, body }) => answer(await updateArtifactAccess(deps, caller, params.artifactId, body)),
+  createShareLink: async (deps, caller, { params, body }, { idempotencyKey }) =>
+    written(await createShareLink(deps, caller, params.artifactId, body, idempotencyKey)),
+  listShareLinks: async (deps, caller, { params, query }) => answer(await listShareLinks(deps, caller, params.artifactId, query)),
+  revokeShareLink: async (deps, caller, { params }) => answer(await revokeShareLink(deps, caller, params.shareLinkId)),
+
+  // Audit.
+  listAuditEvents: async (deps, caller, { query }) => answer(await listAuditEvents(deps, caller, query)),
+}

@@ -5,6 +5,7 @@
 export { readEnvironment } from './config.ts'
 export { commands } from './registry/commands.ts'
 export { globalFlags } from './registry/globals.ts'
+export { type HiddenOperations, hiddenOperations } from './registry/hidden.ts'
 export type { CommandSpec, OptionSpec } from './registry/types.ts'
 export { CliError } from './run/cli-error.ts'
 export type { Io } from './run/context.ts'

@@ -1,7 +1,8 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { scopes } from '@quire/core'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifySchema } from 'fastify'
+import { ContractComponents } from './openapi-components.ts'
 
 /**
  * The page at /docs is the one HTML document the API serves: it loads its own scripts, styles and
@@ -25,10 +26,22 @@ function docsContentSecurityPolicy(serverUrl: string | undefined): string {
 
 /**
  * OpenAPI 3.1, generated from the same route schemas the operation table produced, served at
- * `/openapi.json` with a browsable page at `/docs`.
+ * `/openapi.json` with a browsable page at `/docs`. The contract's object schemas are named once
+ * under `components.schemas` and referred to with `$ref` (openapi-components.ts says how, without
+ * changing what the routes validate).
  */
 export async function registerOpenApi(app: FastifyInstance, options: { version: string; serverUrl?: string }): Promise<void> {
+  const components = new ContractComponents()
+  // Shared schemas for the document only: the validator compiler compiles each route's own inline schemas.
+  for (const schema of components.sharedSchemas()) app.addSchema(schema)
   await app.register(swagger, {
+    // A shared schema's component is named by its `$id` (not `def-N`).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transform: ({ schema, url }) => ({
+      schema: schema && (components.routeSchema(schema as Record<string, unknown>) as FastifySchema),
+      url,
+    }),
+    transformObject: (document) => components.finishDocument('openapiObject' in document ? document.openapiObject : document.swaggerObject),
     openapi: {
       openapi: '3.1.0',
       info: {

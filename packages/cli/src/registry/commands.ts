@@ -8,9 +8,10 @@ import type { CommandSpec } from './types.ts'
 
 /**
  * The commands of `quire`, in the order of the specification's table: its rows, plus a few the
- * API offers that a user of the table would look for (workspace create, invitations, auth
- * status). Each group lives in commands/ with the resource it drives; the parser, `--help`,
- * `quire schema` and completion are all built from this one list.
+ * API offers that a user of the table would look for (workspace create and projects,
+ * invitations, auth status). Each group lives in commands/ with the resource it drives; the
+ * parser, `--help`, `quire schema` and completion are all built from this one list. Every
+ * operation is some command's `operation` or is in `hiddenOperations` (registry/hidden.ts).
  */
 export const commands: readonly CommandSpec[] = [
   ...sessionCommands,

@@ -25,8 +25,12 @@ export interface CommandSpec {
   /** `['artifact', 'get']` is `quire artifact get`. */
   readonly path: readonly string[]
   readonly summary: string
-  /** The REST operation the command calls (the spec: "each command calls one REST endpoint"). */
-  readonly operation?: OperationId
+  /**
+   * The REST operation the command calls (the spec: "each command calls one REST endpoint"), or
+   * null for a command of the CLI's own (login, logout, auth status, schema). Never left out: with
+   * `hiddenOperations` it accounts for every row of the operation table (see registry/hidden.ts).
+   */
+  readonly operation: OperationId | null
   readonly options: readonly OptionSpec[]
   /** Changes something on the server (or in the credential store): `--dry-run` applies. */
   readonly mutates: boolean

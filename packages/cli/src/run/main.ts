@@ -196,7 +196,7 @@ function contextFor(spec: CommandSpec, globals: Globals, env: CliEnvironment, io
     async client() {
       if (client) return client
       // An operation open to everyone (health) needs no credential: the store is not even read.
-      const anonymous = spec.operation !== undefined && operations[spec.operation].action === null
+      const anonymous = spec.operation !== null && operations[spec.operation].action === null
       client = cliClient(globals, io, anonymous ? null : (await context.token()).token)
       return client
     },

@@ -9,6 +9,7 @@ export const sessionCommands: readonly CommandSpec[] = [
     path: ['login'],
     summary:
       'Sign in through the browser (OAuth, PKCE) and keep the token in the OS credential store; with --token-stdin, store that token',
+    operation: null,
     options: [],
     mutates: true,
     output: 'object',
@@ -18,6 +19,7 @@ export const sessionCommands: readonly CommandSpec[] = [
   {
     path: ['logout'],
     summary: 'Revoke and forget the stored credential for the base URL',
+    operation: null,
     options: [],
     mutates: true,
     output: 'object',
@@ -26,6 +28,7 @@ export const sessionCommands: readonly CommandSpec[] = [
   {
     path: ['auth', 'status'],
     summary: 'Show which credential would be used and where it comes from (never the secret)',
+    operation: null,
     options: [],
     mutates: false,
     output: 'object',
@@ -36,6 +39,7 @@ export const sessionCommands: readonly CommandSpec[] = [
 export const schemaCommand: CommandSpec = {
   path: ['schema'],
   summary: 'Print the machine-readable catalog of commands, flags, environment variables and exit codes',
+  operation: null,
   options: [],
   mutates: false,
   output: 'object',

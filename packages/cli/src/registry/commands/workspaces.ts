@@ -3,7 +3,7 @@ import { change, idFlag, jsonFlag, list, workspaceId } from './rows.ts'
 
 const invitationId = idFlag('invitation-id', 'invitationId', 'Invitation id (inv_…)')
 
-/** Team workspaces, their members and invitations. */
+/** Team workspaces, their members, projects and invitations. */
 export const workspaceCommands: readonly CommandSpec[] = [
   list(['workspace', 'list'], 'List the workspaces you belong to', 'listWorkspaces', ['id', 'slug', 'name', 'role', 'plan']),
   change(['workspace', 'create'], 'Create a team workspace', 'createWorkspace', [jsonFlag('The workspace ({slug, name})')]),
@@ -12,6 +12,13 @@ export const workspaceCommands: readonly CommandSpec[] = [
     "List a workspace's members",
     'listWorkspaceMembers',
     ['userId', 'username', 'email', 'role', 'joinedAt'],
+    [workspaceId],
+  ),
+  list(
+    ['workspace', 'projects'],
+    "List a workspace's projects",
+    'listWorkspaceProjects',
+    ['id', 'ownerUsername', 'slug', 'title'],
     [workspaceId],
   ),
   change(['workspace', 'invite'], 'Invite someone by email', 'createInvitation', [

@@ -14,17 +14,26 @@ export const ArtifactAccessSettings = Type.Object({
   artifactId: ArtifactId,
   publicView: Type.Boolean({ description: 'Anyone, signed in or not, can read the artifact, its versions, content and diffs.' }),
   publicEdit: Type.Boolean({ description: 'Any authenticated caller can append versions. Anonymous callers never write.' }),
-  viewerEmails: Type.Array(Type.String()),
-  updatedAt: Timestamp,
+  viewerEmails: Type.Array(Type.String(), {
+    description: 'Signed-in users with these verified emails may view the artifact while it is private (lowercase).',
+  }),
+  updatedAt: { ...Timestamp, description: 'When the artifact last changed (its settings or a new version).' },
 })
 export type ArtifactAccessSettings = Static<typeof ArtifactAccessSettings>
 
 /** A partial change: fields left out keep their value. */
 export const UpdateAccessBody = Type.Object(
   {
-    publicView: Type.Optional(Type.Boolean()),
-    publicEdit: Type.Optional(Type.Boolean()),
-    viewerEmails: Type.Optional(ViewerEmails),
+    publicView: Type.Optional(
+      Type.Boolean({
+        description: 'Anyone, signed in or not, can read the artifact, its versions, content and diffs. Left out: unchanged.',
+      }),
+    ),
+    publicEdit: Type.Optional(Type.Boolean({ description: 'Any authenticated caller can append versions. Left out: unchanged.' })),
+    viewerEmails: Type.Optional({
+      ...ViewerEmails,
+      description: `Replaces the whole allowlist of verified emails that may view a private artifact (at most ${MAX_VIEWER_EMAILS}, no duplicates, compared case-insensitively). Left out: unchanged.`,
+    }),
   },
   { additionalProperties: false, minProperties: 1 },
 )

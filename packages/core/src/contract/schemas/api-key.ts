@@ -7,20 +7,20 @@ export const ApiKeyId = Id('key', 'API key identifier.')
 /** An API key as listed: never its secret, only a prefix to recognise it by. */
 export const ApiKey = Type.Object({
   id: ApiKeyId,
-  name: Type.String(),
+  name: Type.String({ description: 'The name given to the key.' }),
   prefix: Type.String({ description: 'The first characters of the secret, to recognise it.' }),
-  scopes: Type.Array(ScopeSchema),
-  status: Type.Enum(['active', 'expired', 'revoked']),
-  createdAt: Timestamp,
-  lastUsedAt: Type.Union([Timestamp, Type.Null()], { description: 'Recorded to the minute.' }),
-  expiresAt: Type.Union([Timestamp, Type.Null()]),
-  revokedAt: Type.Union([Timestamp, Type.Null()]),
+  scopes: Type.Array(ScopeSchema, { description: 'What the key may do (never more than its owner may).' }),
+  status: Type.Enum(['active', 'expired', 'revoked'], { description: 'active, expired (past `expiresAt`) or revoked.' }),
+  createdAt: { ...Timestamp, description: 'When the key was created.' },
+  lastUsedAt: Type.Union([Timestamp, Type.Null()], { description: 'When the key was last used, recorded to the minute; null if never.' }),
+  expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'When the key stops working; null if it never expires.' }),
+  revokedAt: Type.Union([Timestamp, Type.Null()], { description: 'When the key was revoked; null unless revoked.' }),
 })
 export type ApiKey = Static<typeof ApiKey>
 
 export const CreateApiKeyBody = Type.Object(
   {
-    name: Text({ minLength: 1, maxLength: 100 }),
+    name: Text({ minLength: 1, maxLength: 100, description: 'A name to recognise the key by, 1–100 characters.' }),
     scopes: Type.Array(ScopeSchema, {
       minItems: 1,
       uniqueItems: true,
@@ -43,5 +43,8 @@ export const CreatedApiKey = Type.Object({
 })
 export type CreatedApiKey = Static<typeof CreatedApiKey>
 
-export const ApiKeyParams = Type.Object({ apiKeyId: PathSegment }, { additionalProperties: false })
+export const ApiKeyParams = Type.Object(
+  { apiKeyId: { ...PathSegment, description: 'API key identifier (`key_…`).' } },
+  { additionalProperties: false },
+)
 export type ApiKeyParams = Static<typeof ApiKeyParams>

@@ -9,8 +9,11 @@ export const ArtifactTypeSchema = Type.Enum(artifactTypes, {
   description: 'Document type: md, txt, html, json, yaml, csv, mermaid or svg.',
 })
 
-export const Title = Text({ minLength: 1, maxLength: 200 })
-export const Description = Text({ maxLength: 2000 })
+export const Title = Text({ minLength: 1, maxLength: 200, description: 'A display title, 1–200 characters.' })
+export const Description = Text({ maxLength: 2000, description: 'A longer description, at most 2000 characters; empty when left out.' })
+
+/** The namespace an artifact or project lives under, as given on create. */
+export const OwnerUsername = { ...Slug, description: 'The owner namespace: a username or a team workspace slug.' }
 export const Changelog = Text({ maxLength: 2000, description: 'A note on this version.' })
 export const Content = Text({ description: 'Source text of the version (at most 1 MiB of UTF-8 by default).' })
 
@@ -26,21 +29,24 @@ export type Visibility = Static<typeof Visibility>
 
 export const CreateArtifactBody = Type.Object(
   {
-    ownerUsername: Slug,
-    projectSlug: Slug,
-    slug: Slug,
+    ownerUsername: OwnerUsername,
+    projectSlug: { ...Slug, description: 'An existing project of the owner.' },
+    slug: {
+      ...Slug,
+      description: 'The artifact slug, unique within the project: lowercase letters, digits and inner hyphens; 1–64 characters.',
+    },
     type: ArtifactTypeSchema,
     title: Title,
     description: Type.Optional(Description),
-    content: Content,
-    changelog: Changelog,
+    content: { ...Content, description: 'Source text of the first version (at most 1 MiB of UTF-8 by default).' },
+    changelog: { ...Changelog, description: 'A note on the first version (may be empty).' },
     access: Type.Object(
       {
-        publicView: Type.Boolean(),
-        publicEdit: Type.Boolean(),
+        publicView: Type.Boolean({ description: 'Anyone, signed in or not, can view.' }),
+        publicEdit: Type.Boolean({ description: 'Any authenticated caller can append versions.' }),
         viewerEmails: Type.Optional(ViewerEmails),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, description: 'Who may view and edit the artifact (changeable later).' },
     ),
   },
   { additionalProperties: false },
@@ -49,48 +55,56 @@ export type CreateArtifactBody = Static<typeof CreateArtifactBody>
 
 export const Artifact = Type.Object({
   id: ArtifactId,
-  ownerUsername: Type.String(),
-  projectSlug: Type.String(),
-  slug: Type.String(),
+  ownerUsername: Type.String({ description: 'The owner namespace: a username or a team workspace slug.' }),
+  projectSlug: Type.String({ description: 'The project the artifact lives in.' }),
+  slug: Type.String({ description: 'The artifact slug within the project.' }),
   type: ArtifactTypeSchema,
-  title: Type.String(),
-  description: Type.String(),
-  access: Visibility,
-  latestVersion: Type.Integer({ minimum: 1 }),
+  title: Type.String({ description: 'The display title.' }),
+  description: Type.String({ description: 'A longer description; empty when none was given.' }),
+  access: { ...Visibility, description: 'The two access switches (the viewer allowlist is part of the access settings).' },
+  latestVersion: Type.Integer({ minimum: 1, description: 'The number of the head version.' }),
   url: Type.String({ description: 'Where the artifact is shown on the web app.' }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  createdBy: ActorRef,
+  createdAt: { ...Timestamp, description: 'When the artifact was created.' },
+  updatedAt: { ...Timestamp, description: 'When the artifact last changed (a new version or new access settings).' },
+  createdBy: { ...ActorRef, description: 'Who created the artifact.' },
 })
 export type Artifact = Static<typeof Artifact>
 
-export const ArtifactParams = Type.Object({ artifactId: PathSegment }, { additionalProperties: false })
+/** The path parameter naming an artifact by id. */
+export const ArtifactIdParam = { ...PathSegment, description: 'Artifact identifier (`art_…`).' }
+
+export const ArtifactParams = Type.Object({ artifactId: ArtifactIdParam }, { additionalProperties: false })
 export type ArtifactParams = Static<typeof ArtifactParams>
 
-export const DeletedArtifact = Type.Object({ id: ArtifactId, deletedAt: Timestamp })
+export const DeletedArtifact = Type.Object({
+  id: ArtifactId,
+  deletedAt: { ...Timestamp, description: 'When the artifact was soft-deleted.' },
+})
 export type DeletedArtifact = Static<typeof DeletedArtifact>
 
 export const ArtifactPathParams = Type.Object(
-  { owner: PathSegment, projectSlug: PathSegment, slug: PathSegment },
+  {
+    owner: { ...PathSegment, description: 'The owner namespace: a username or a team workspace slug.' },
+    projectSlug: { ...PathSegment, description: 'The project slug within the owner.' },
+    slug: { ...PathSegment, description: 'The artifact slug within the project.' },
+  },
   { additionalProperties: false },
 )
 export type ArtifactPathParams = Static<typeof ArtifactPathParams>
 
-export const ArtifactSlugAvailability = Type.Object({
-  ownerUsername: Type.String(),
-  projectSlug: Type.String(),
-  slug: Type.String(),
-  available: Type.Boolean(),
+const availability = {
+  ownerUsername: Type.String({ description: 'The owner namespace asked about.' }),
+  projectSlug: Type.String({ description: 'The project asked about.' }),
+  slug: Type.String({ description: 'The artifact slug asked about.' }),
+  available: Type.Boolean({ description: 'True when the slug is valid and no artifact of the project has it.' }),
   reason: Type.Optional(AvailabilityReason),
-})
+}
+
+export const ArtifactSlugAvailability = Type.Object(availability)
 export type ArtifactSlugAvailability = Static<typeof ArtifactSlugAvailability>
 
 export const SlugPreview = Type.Object({
   url: Type.String({ description: 'The URL the artifact would have on the web app.' }),
-  ownerUsername: Type.String(),
-  projectSlug: Type.String(),
-  slug: Type.String(),
-  available: Type.Boolean(),
-  reason: Type.Optional(AvailabilityReason),
+  ...availability,
 })
 export type SlugPreview = Static<typeof SlugPreview>

@@ -4,17 +4,28 @@ import { ActorRef, Cursor, Limit, PathSegment, Timestamp } from './common.ts'
 /** One recorded change. Events are immutable. */
 export const AuditEvent = Type.Object({
   id: Type.String({ description: 'Event identifier (`evt_…`), time-sortable.' }),
-  at: Timestamp,
+  at: { ...Timestamp, description: 'When it happened.' },
   action: Type.String({ description: 'What happened, e.g. `artifact.version_created`, `share_link.revoked`.' }),
-  actor: ActorRef,
-  via: Type.Object({
-    surface: Type.String({ description: 'api, web, cli, mcp or operator.' }),
-    credential: Type.Union([Type.String(), Type.Null()], { description: 'session, api_key, oauth, agent or share_link.' }),
-    credentialId: Type.Union([Type.String(), Type.Null()], { description: 'The exact key, token, agent credential or share link used.' }),
+  actor: { ...ActorRef, description: 'Who did it.' },
+  via: Type.Object(
+    {
+      surface: Type.String({ description: 'Where the request came in: api, web, cli, mcp or operator.' }),
+      credential: Type.Union([Type.String(), Type.Null()], {
+        description: 'The kind of credential used: session, api_key, oauth, agent or share_link; null when none.',
+      }),
+      credentialId: Type.Union([Type.String(), Type.Null()], {
+        description: 'The exact key, token, agent credential or share link used; null when none.',
+      }),
+    },
+    { description: 'How it was done: the surface and the credential.' },
+  ),
+  workspaceId: Type.Union([Type.String(), Type.Null()], {
+    description: 'The workspace the event belongs to (`ws_…`); null for an account-level event.',
   }),
-  workspaceId: Type.Union([Type.String(), Type.Null()]),
-  artifactId: Type.Union([Type.String(), Type.Null()]),
-  data: Type.Record(Type.String(), Type.Unknown()),
+  artifactId: Type.Union([Type.String(), Type.Null()], { description: 'The artifact the event concerns (`art_…`); null when none.' }),
+  data: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'Details that depend on `action`, e.g. the new version number and its SHA-256 for a new version.',
+  }),
 })
 export type AuditEvent = Static<typeof AuditEvent>
 

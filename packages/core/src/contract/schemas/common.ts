@@ -26,7 +26,7 @@ export const Timestamp = Type.String({
   description: 'ISO 8601 UTC timestamp with milliseconds, e.g. `2026-11-22T10:00:00.000Z`.',
 })
 
-export const Email = Type.String({ format: 'email', maxLength: 254 })
+export const Email = Type.String({ format: 'email', maxLength: 254, description: 'An email address (at most 254 characters).' })
 
 export function Id(prefix: string, description: string) {
   return Type.String({ pattern: `^${prefix}_[0-9a-z]{26}$`, description, examples: [`${prefix}_01jc0000000000000000000000`] })
@@ -43,31 +43,48 @@ export const Cursor = Type.String({ minLength: 1, maxLength: 200, description: '
 export const PageQuery = Type.Object({ limit: Type.Optional(Limit), cursor: Type.Optional(Cursor) }, { additionalProperties: false })
 export type PageQuery = Static<typeof PageQuery>
 
-/** A keyset-paginated page: walk `nextCursor` until it is null. */
-export function Page<T extends TSchema>(item: T) {
+function pageOf<T extends TSchema>(item: T) {
   return Type.Object({
-    items: Type.Array(item),
+    items: Type.Array(item, { description: 'The items of this page (at most `limit`), in the order the operation states.' }),
     nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page.' }),
   })
+}
+
+const pages = new WeakMap<TSchema, ReturnType<typeof pageOf>>()
+
+/**
+ * A keyset-paginated page: walk `nextCursor` until it is null. One schema per item schema (the
+ * same object every time it is asked for), so the page of a resource is one named type wherever
+ * it is used (the OpenAPI document names it once, e.g. `ArtifactPage`).
+ */
+export function Page<T extends TSchema>(item: T): ReturnType<typeof pageOf<T>> {
+  let page = pages.get(item)
+  if (!page) {
+    page = pageOf(item)
+    pages.set(item, page)
+  }
+  return page as ReturnType<typeof pageOf<T>>
 }
 export interface PageOf<T> {
   items: T[]
   nextCursor: string | null
 }
 
-export const AvailabilityReason = Type.Union([Type.Literal('taken'), Type.Literal('reserved'), Type.Literal('invalid')])
+export const AvailabilityReason = Type.Union([Type.Literal('taken'), Type.Literal('reserved'), Type.Literal('invalid')], {
+  description:
+    'Why the slug is not available: `taken` (in use), `reserved` (kept for the service) or `invalid` (not a valid slug). Absent when available.',
+})
 export type AvailabilityReason = Static<typeof AvailabilityReason>
 
 /** Who did something, as recorded on versions and audit events. */
 export const ActorRef = Type.Object({
-  kind: Type.Union([
-    Type.Literal('user'),
-    Type.Literal('agent'),
-    Type.Literal('share_link'),
-    Type.Literal('operator'),
-    Type.Literal('system'),
-  ]),
-  id: Type.String(),
-  label: Type.String(),
+  kind: Type.Union(
+    [Type.Literal('user'), Type.Literal('agent'), Type.Literal('share_link'), Type.Literal('operator'), Type.Literal('system')],
+    { description: 'What acted: a user, an agent, someone holding a share link, the operator or the service itself (system).' },
+  ),
+  id: Type.String({
+    description: 'The actor identifier: a user (`usr_…`), agent (`agt_…`) or share link (`shl_…`) id; `operator` or `quire` otherwise.',
+  }),
+  label: Type.String({ description: 'A display name, e.g. the username, `agent of <username>` or `share link`.' }),
 })
 export type ActorRef = Static<typeof ActorRef>

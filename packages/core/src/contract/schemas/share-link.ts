@@ -10,7 +10,11 @@ export const ShareLinkId = Type.String({ pattern: '^shl_[0-9a-z]{26}$', descript
 
 export const CreateShareLinkBody = Type.Object(
   {
-    role: Type.Optional({ ...ShareLinkRole, default: 'viewer' }),
+    role: Type.Optional({
+      ...ShareLinkRole,
+      default: 'viewer',
+      description: 'The role the link grants (default `viewer`): `viewer` reads; `editor` also appends and restores versions.',
+    }),
     expiresAt: Type.Optional({
       ...Timestamp,
       description: 'When the link stops working: ISO 8601 UTC with milliseconds, in the future and at most a year ahead.',
@@ -20,7 +24,9 @@ export const CreateShareLinkBody = Type.Object(
 )
 export type CreateShareLinkBody = Static<typeof CreateShareLinkBody>
 
-export const ShareLinkStatus = Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')])
+export const ShareLinkStatus = Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')], {
+  description: 'active, revoked, or expired (past `expiresAt`).',
+})
 
 /** A share link as listed: never its secret. */
 export const ShareLink = Type.Object({
@@ -29,10 +35,10 @@ export const ShareLink = Type.Object({
   role: ShareLinkRole,
   status: ShareLinkStatus,
   prefix: Type.String({ description: 'The first characters of the secret, to tell links apart.' }),
-  expiresAt: Type.Union([Timestamp, Type.Null()]),
-  revokedAt: Type.Union([Timestamp, Type.Null()]),
-  createdAt: Timestamp,
-  createdBy: Type.Union([ActorRef, Type.Null()]),
+  expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'When the link stops working; null if it never expires.' }),
+  revokedAt: Type.Union([Timestamp, Type.Null()], { description: 'When the link was revoked; null unless revoked.' }),
+  createdAt: { ...Timestamp, description: 'When the link was created.' },
+  createdBy: Type.Union([ActorRef, Type.Null()], { description: 'Who created the link; null when not recorded.' }),
 })
 export type ShareLink = Static<typeof ShareLink>
 
@@ -50,4 +56,7 @@ export const CreatedShareLink = Type.Object({
 })
 export type CreatedShareLink = Static<typeof CreatedShareLink>
 
-export const ShareLinkParams = Type.Object({ shareLinkId: PathSegment }, { additionalProperties: false })
+export const ShareLinkParams = Type.Object(
+  { shareLinkId: { ...PathSegment, description: 'Share link identifier (`shl_…`).' } },
+  { additionalProperties: false },
+)

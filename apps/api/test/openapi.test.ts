@@ -1,0 +1,162 @@
+import { operationIds, operations } from '@quire/core'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { engine, startTestApi, type TestApi } from './helper.ts'
+
+let api: TestApi
+// biome-ignore lint/suspicious/noExplicitAny: the document is read loosely, checked by expectations
+let doc: any
+let served: string
+beforeAll(async () => {
+  api = await startTestApi()
+  const res = await api.request('GET', '/openapi.json')
+  expect(res.statusCode).toBe(200)
+  served = res.body
+  doc = res.json()
+})
+afterAll(async () => {
+  await api.close()
+})
+
+type Node = Record<string, unknown>
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** Every `$ref` in a part of the document. */
+function refsIn(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) refsIn(item, found)
+  else if (isNode(node)) {
+    if (typeof node.$ref === 'string') found.push(node.$ref)
+    for (const value of Object.values(node)) refsIn(value, found)
+  }
+  return found
+}
+
+/** Every object schema (one with `properties`) in a part of the document, with where it is. */
+function objectSchemasIn(node: unknown, at: string, found: { at: string; schema: Node }[] = []): { at: string; schema: Node }[] {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) objectSchemasIn(item, `${at}/${i}`, found)
+  } else if (isNode(node)) {
+    if (isNode(node.properties)) found.push({ at, schema: node })
+    for (const [key, value] of Object.entries(node)) objectSchemasIn(value, `${at}/${key}`, found)
+  }
+  return found
+}
+
+/** What tells object types apart here: their fields and which are required. */
+const shapeOf = (schema: Node) =>
+  `${Object.keys(schema.properties as Node).sort()} required ${[...((schema.required as string[] | undefined) ?? [])].sort()}`
+
+/** The operation object of an operation id. */
+function operation(id: string): Node {
+  const spec = operations[id as keyof typeof operations]
+  return doc.paths[spec.path.replace(/:([A-Za-z]+)/g, '{$1}')][spec.method.toLowerCase()]
+}
+
+describe(`the OpenAPI document names its shared schemas (${engine})`, () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator()
+    const result = await validator.validate(structuredClone(doc))
+    expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe('3.1')
+  })
+
+  it('names the resources, their pages, the bodies and the problem under components', () => {
+    const names = Object.keys(doc.components.schemas)
+    for (const name of [
+      'Artifact',
+      'ArtifactPage',
+      'Version',
+      'VersionPage',
+      'VersionContent',
+      'VersionDiff',
+      'Project',
+      'ProjectPage',
+      'Workspace',
+      'WorkspacePage',
+      'Member',
+      'Invitation',
+      'ApiKey',
+      'CreatedApiKey',
+      'ShareLink',
+      'CreatedShareLink',
+      'AuditEvent',
+      'AuditEventPage',
+      'ActorRef',
+      'Visibility',
+      'Problem',
+      'FieldError',
+      'CreateArtifactBody',
+      'AppendVersionBody',
+    ])
+      expect(names, name).toContain(name)
+    expect(names).toEqual([...names].sort())
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' })
+  })
+
+  it('refers to them from the operations, and between them', () => {
+    const schemaOf = (response: Node) => (response.content as Record<string, { schema: Node }>)['application/json']?.schema
+    expect(schemaOf((operation('getArtifact').responses as Node)['200'] as Node)).toEqual({ $ref: '#/components/schemas/Artifact' })
+    expect(schemaOf((operation('listVersions').responses as Node)['200'] as Node)).toEqual({ $ref: '#/components/schemas/VersionPage' })
+    expect(schemaOf((operation('createArtifact').requestBody as Node) ?? {})).toEqual({ $ref: '#/components/schemas/CreateArtifactBody' })
+    expect(doc.components.schemas.VersionPage.properties.items.items).toEqual({ $ref: '#/components/schemas/Version' })
+    expect(doc.components.schemas.Problem.properties.errors.items).toEqual({ $ref: '#/components/schemas/FieldError' })
+    // A use that describes itself keeps its description beside the reference.
+    expect(doc.components.schemas.Artifact.properties.createdBy).toEqual({
+      $ref: '#/components/schemas/ActorRef',
+      description: 'Who created the artifact.',
+    })
+    // Every error status of every operation is the one problem details response.
+    expect(doc.components.responses.Problem.content['application/json'].schema.$ref).toBe('#/components/schemas/Problem')
+    for (const id of operationIds) {
+      const responses = operation(id).responses as Record<string, Node>
+      for (const [status, response] of Object.entries(responses))
+        if (Number(status) >= 400) expect(response, `${id} ${status}`).toEqual({ $ref: '#/components/responses/Problem' })
+    }
+    // Parameters are still listed one by one, with their descriptions.
+    expect(operation('getArtifact').parameters).toEqual([
+      expect.objectContaining({ in: 'path', name: 'artifactId', required: true, description: 'Artifact identifier (`art_…`).' }),
+    ])
+  })
+
+  it('every reference resolves, and every named schema is referred to', () => {
+    const refs = refsIn(doc)
+    expect(refs.length).toBeGreaterThan(300)
+    for (const ref of new Set(refs)) {
+      const [, section, name] = ref.match(/^#\/components\/(schemas|responses)\/([A-Za-z0-9]+)$/) ?? []
+      expect(section && name && doc.components[section][name], ref).toBeDefined()
+    }
+    const referred = new Set(refs)
+    for (const name of Object.keys(doc.components.schemas)) expect(referred, name).toContain(`#/components/schemas/${name}`)
+  })
+
+  it('inlines no named schema anywhere, nor any object type twice', () => {
+    const named = new Map<string, string>()
+    for (const [name, schema] of Object.entries(doc.components.schemas as Record<string, Node>)) named.set(shapeOf(schema), name)
+    expect(named.size).toBeGreaterThan(30)
+    const inline = [
+      ...objectSchemasIn(doc.paths, '#/paths'),
+      // Inside a component, its own root is the named schema: only what it holds counts.
+      ...Object.entries(doc.components.schemas as Record<string, Node>).flatMap(([name, schema]) =>
+        objectSchemasIn(schema, `#/components/schemas/${name}`).filter((s) => s.schema !== schema),
+      ),
+    ]
+    const copies = inline.filter(({ schema }) => named.has(shapeOf(schema))).map(({ at, schema }) => `${at}: ${named.get(shapeOf(schema))}`)
+    expect(copies).toEqual([])
+    // An object type used in more than one place is worth a name (export it from the contract).
+    const places = Map.groupBy(inline, ({ schema }) => shapeOf(schema))
+    const repeated = [...places.values()].filter((uses) => uses.length > 1).map((uses) => uses.map((u) => u.at).join(' and '))
+    expect(repeated).toEqual([])
+  })
+
+  it('is a fraction of the inlined document', async () => {
+    const validator = new Validator()
+    await validator.validate(structuredClone(doc))
+    // Every reference replaced by what it names: the document as it was before components.
+    const inlined = JSON.stringify(validator.resolveRefs())
+    const bytes = Buffer.byteLength(served)
+    const inlinedBytes = Buffer.byteLength(inlined)
+    console.log(`/openapi.json: ${bytes} bytes with components; ${inlinedBytes} bytes with every reference inlined`)
+    expect(bytes).toBeLessThan(inlinedBytes / 3)
+  })
+})

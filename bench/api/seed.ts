@@ -1,5 +1,5 @@
-import { createRuntime, readEnv } from '@quire/api'
 import { appendVersion, createArtifact, createProject, issueOperatorToken, sha256Hex } from '@quire/core'
+import { createRuntime, readEnv } from '@quire/server'
 import type { TestDatabase } from '@quire/storage/testing'
 import { sql } from 'kysely'
 

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path'
 /**
  * The direction of imports (DESIGN "Packages and the direction of imports"): each workspace
  * package may depend on the packages listed, and nothing else in the workspace. Apps may use
- * any package but no app; no package may use an app.
+ * any package but no app, without exception (both run on `@quire/server`); no package may use an app.
  */
 export const allowedDependencies: Record<string, readonly string[]> = {
   '@quire/core': [],
@@ -14,15 +14,8 @@ export const allowedDependencies: Record<string, readonly string[]> = {
   '@quire/client': ['@quire/core'],
   '@quire/cli': ['@quire/core', '@quire/client'],
   '@quire/mcp': ['@quire/core', '@quire/authz', '@quire/client'],
-}
-
-/**
- * The one exception to "nothing depends on an app": the web app runs on the API's composition
- * root (`createRuntime`, and `buildApp` for the single local process that serves both), so the
- * two apps can never wire the stores differently. Only the apps named here may do so.
- */
-export const allowedAppDependencies: Record<string, readonly string[]> = {
-  '@quire/web': ['@quire/api'],
+  // The server runtime both apps run on (private): the composition root wires the stores.
+  '@quire/server': ['@quire/core', '@quire/authz', '@quire/storage'],
 }
 
 /** Files allowed to read process.env: the apps' env.ts and the CLI's config. */
@@ -73,7 +66,6 @@ export function checkBoundaries(root: string): string[] {
     for (const dep of declared) {
       if (!workspace.has(dep)) continue
       if (apps.has(dep)) {
-        if (kind === 'app' && allowedAppDependencies[manifest.name]?.includes(dep)) continue
         problems.push(`${manifest.name} depends on the app ${dep}: nothing may depend on an app.`)
       } else if (kind === 'package') {
         const allowed = allowedDependencies[manifest.name]

@@ -46,13 +46,13 @@ describe('the package boundary check', () => {
     ])
   })
 
-  it('lets the web app run on the API composition, and no other app on another', () => {
+  it('lets no app depend on another, the web app included: both run on @quire/server', () => {
     const root = workspace({
       'apps/api': {},
-      'apps/web': { deps: ['@quire/api'] },
-      'apps/admin': { deps: ['@quire/web'] },
+      'apps/web': { deps: ['@quire/api', '@quire/server'] },
+      'packages/server': {},
     })
-    expect(checkBoundaries(root)).toEqual(['@quire/admin depends on the app @quire/web: nothing may depend on an app.'])
+    expect(checkBoundaries(root)).toEqual(['@quire/web depends on the app @quire/api: nothing may depend on an app.'])
   })
 
   it('refuses process.env outside env.ts, and export *', () => {

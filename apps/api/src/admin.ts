@@ -1,9 +1,9 @@
 import { isScope, type Plan, plans, type Scope, scopes } from '@quire/core'
+import { runOperatorCommand } from '@quire/server'
 import { DatabaseInUseError } from '@quire/storage'
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { readEnv } from './env.ts'
-import { runOperatorCommand } from './operator.ts'
 
 /**
  * Operator commands, run against the configured database (PGlite in QUIRE_DATA_DIR, or

@@ -1,9 +1,14 @@
+import {
+  buildApp,
+  createRuntime,
+  edgeOptions,
+  operatorSocketPath,
+  type Runtime,
+  startAuditPruning,
+  startOperatorSocket,
+} from '@quire/server'
 import { DatabaseInUseError } from '@quire/storage'
-import { buildApp, edgeOptions } from './app.ts'
-import { createRuntime, type Runtime } from './container.ts'
 import { readEnv } from './env.ts'
-import { operatorSocketPath, startOperatorSocket } from './operator.ts'
-import { startAuditPruning } from './retention.ts'
 
 const env = readEnv()
 let runtime: Runtime

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import { buildApp, edgeOptions, readEnv } from '@quire/server'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { Redis } from 'ioredis'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { buildApp, edgeOptions } from '../src/app.ts'
-import { readEnv } from '../src/env.ts'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 
 /**

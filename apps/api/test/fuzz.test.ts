@@ -1,9 +1,9 @@
 import { ErrorCodes, illFormedText, type OperationId, type OperationSpec, operationIds, operations } from '@quire/core'
+import { httpStatusOf } from '@quire/server'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { httpStatusOf } from '../src/plugins/problem.ts'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 import { arbitraryFor, mutated, textArbitrary } from './schema-arbitrary.ts'
 

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto'
+import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/server'
 import { openDatabase, postgresRateLimitStore } from '@quire/storage'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { Redis } from 'ioredis'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp, edgeOptions } from '../src/app.ts'
-import { createRuntime, type Runtime } from '../src/container.ts'
-import { readEnv } from '../src/env.ts'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 
 /**

@@ -11,11 +11,9 @@ import {
   sha256Base64Url,
   signInWithOidc,
 } from '@quire/core'
+import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/server'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
-import { buildApp, edgeOptions } from '../src/app.ts'
-import { createRuntime, type Runtime } from '../src/container.ts'
-import { readEnv } from '../src/env.ts'
 
 export const engine = testEngine
 

@@ -1,6 +1,6 @@
 import { type AuditPruner, type Clock, setWorkspacePlan } from '@quire/core'
+import { type AuditPruning, type PruneLog, startAuditPruning } from '@quire/server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { type AuditPruning, type PruneLog, startAuditPruning } from '../src/retention.ts'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 
 const DAY = 86_400_000

@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody'
-import { type Runtime, requestIdOf, trustedProxies } from '@quire/api'
+import { type Runtime, requestIdOf, trustedProxies } from '@quire/server'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
 import { registerDevProvider } from './dev-oidc/mount.ts'
 import { createDevProvider, type DevProvider } from './dev-oidc/provider.ts'

@@ -1,4 +1,4 @@
-import { createRuntime } from '@quire/api'
+import { createRuntime } from '@quire/server'
 import { buildWebApp, serverWebAppOptions } from './app.ts'
 import { readServerEnv } from './env.ts'
 import { closeOnSignals } from './lifecycle.ts'

@@ -1,4 +1,12 @@
-import { buildApp, createRuntime, edgeOptions, operatorSocketPath, type Runtime, startAuditPruning, startOperatorSocket } from '@quire/api'
+import {
+  buildApp,
+  createRuntime,
+  edgeOptions,
+  operatorSocketPath,
+  type Runtime,
+  startAuditPruning,
+  startOperatorSocket,
+} from '@quire/server'
 import { DatabaseInUseError } from '@quire/storage'
 import { buildWebApp, serverWebAppOptions } from './app.ts'
 import { readServerEnv } from './env.ts'

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createRuntime, type Runtime, readEnv } from '@quire/api'
+import { createRuntime, type Runtime, readEnv } from '@quire/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testDatabase } from '../../../tooling/vitest/test-database.ts'
 import { buildWebApp, webAppOptions } from '../src/app.ts'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
-import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/api'
+import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/server'
 import type { FastifyInstance } from 'fastify'
 import type { BrowserContext, Page } from 'playwright-core'
 import { freePort } from '../../../tooling/vitest/free-port.ts'

@@ -1,5 +1,5 @@
-import { failureFromError, httpStatusOf, problemBody } from '@quire/api'
 import type { ErrorCode, OAuthErrorCode } from '@quire/core'
+import { failureFromError, httpStatusOf, problemBody } from '@quire/server'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { errorPage } from '../pages/error-page.ts'
 import { TooManyRequests } from './rate-limit.ts'

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import cookie from '@fastify/cookie'
-import type { Runtime } from '@quire/api'
 import { type Principal, type PrincipalUser, sessionPrincipal } from '@quire/core'
+import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { csrfField, csrfHeader, csrfTokens } from './csrf.ts'
 import { sendProblem } from './problem.ts'

@@ -1,5 +1,5 @@
-import type { Runtime } from '@quire/api'
 import { checkHealth } from '@quire/core'
+import type { Runtime } from '@quire/server'
 import type { FastifyInstance } from 'fastify'
 import { signedInHome, signedOutHome } from '../pages/home.ts'
 import { stylesheet, stylesheetPath } from '../pages/stylesheet.ts'

@@ -1,5 +1,5 @@
-import type { Runtime } from '@quire/api'
 import { oauthServerConfig } from '@quire/core'
+import type { Runtime } from '@quire/server'
 import type { FastifyInstance } from 'fastify'
 import { registerOAuthServer } from '../oauth/routes.ts'
 import { layout } from '../pages/layout.ts'

@@ -1,5 +1,5 @@
-import type { Runtime } from '@quire/api'
 import { signInWithOidc, signOut } from '@quire/core'
+import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { clearPendingSignIn, readPendingSignIn, savePendingSignIn } from '../oidc/pending-cookie.ts'
 import { type RelyingParty, SignInFailure } from '../oidc/relying-party.ts'

@@ -4,7 +4,7 @@ import { createPolicy } from '@quire/authz'
 import { type Clock, type CoreDeps, createIdGenerator, type OperatorDeps, systemClock } from '@quire/core'
 import { createStores, type DatabaseConfig, type DatabaseHandle, migrateToLatest, openDatabase } from '@quire/storage'
 import packageJson from '../package.json' with { type: 'json' }
-import type { Env } from './env.ts'
+import type { Env } from './config.ts'
 
 /** Everything the app runs on, wired once. */
 export interface Runtime {

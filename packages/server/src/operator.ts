@@ -12,8 +12,8 @@ import {
   type WorkspacePlanRecord,
 } from '@quire/core'
 import Fastify, { type FastifyInstance } from 'fastify'
+import type { Env } from './config.ts'
 import { createRuntime, type Runtime } from './container.ts'
-import type { Env } from './env.ts'
 
 export interface TokenRequest {
   readonly email: string

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
+import { type Env, listOf } from './config.ts'
 import type { Runtime } from './container.ts'
-import { type Env, listOf } from './env.ts'
 import { registerEdge } from './plugins/edge.ts'
 import { registerOpenApi } from './plugins/openapi.ts'
 import { handleError, handleNotFound } from './plugins/problem.ts'

@@ -1,7 +1,0 @@
-export { type AppOptions, buildApp, edgeOptions, trustedProxies } from './app.ts'
-export { createRuntime, databaseConfig, type Runtime } from './container.ts'
-export { type Env, readEnv } from './env.ts'
-export { operatorSocketPath, startOperatorSocket } from './operator.ts'
-export { failureFromError, httpStatusOf, problemBody, RefusalError } from './plugins/problem.ts'
-export { requestIdOf } from './plugins/request-id.ts'
-export { type AuditPruning, startAuditPruning } from './retention.ts'

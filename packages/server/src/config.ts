@@ -1,0 +1,88 @@
+import { type Static, Type } from 'typebox'
+import { Value } from 'typebox/value'
+
+/** Every setting of the runtime and the API, read from the environment the app passes, with defaults. */
+export const Env = Type.Object({
+  API_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  API_HOST: Type.String({ default: '127.0.0.1' }),
+  /** Public address of this API (used in links and OpenAPI). */
+  API_URL: Type.Optional(Type.String()),
+  /** Public address of the web app (artifact URLs are built from it). */
+  WEB_URL: Type.String({ default: 'http://localhost:3001' }),
+  /** PostgreSQL connection URL; when unset, the embedded PGlite database in QUIRE_DATA_DIR is used. */
+  DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /** Prepare statements per connection; turn off behind a transaction-pooling proxy (PgBouncer). */
+  DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
+  QUIRE_DATA_DIR: Type.String({ default: '.quire' }),
+  QUIRE_CONTENT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  /** Log every request, not only failures. */
+  LOG_REQUESTS: Type.Boolean({ default: false }),
+  NODE_ENV: Type.String({ default: 'development' }),
+  /** Browser origins allowed to call the API besides WEB_URL's (CORS), comma-separated, e.g. `https://a.example,https://b.example`. */
+  CORS_ORIGINS: Type.String({ default: '' }),
+  /** Behind a proxy: `true` (trust every hop), a hop count, or comma-separated proxy addresses/CIDRs; the client address then comes from X-Forwarded-For. */
+  TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Rate limiting on or off (off only for benchmarks and load tests). */
+  RATE_LIMIT_ENABLED: Type.Boolean({ default: true }),
+  /** Requests per window per credential (per client address for anonymous calls). */
+  RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 600 }),
+  /** The rate-limit window in milliseconds. */
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 60_000 }),
+  /** Refused credentials (401) per window per client address before its credentials get 429 (guessing tokens is not free). */
+  RATE_LIMIT_AUTH_FAILURES: Type.Integer({ minimum: 1, default: 30 }),
+  /** The window of RATE_LIMIT_AUTH_FAILURES, in milliseconds. */
+  RATE_LIMIT_AUTH_FAILURES_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 600_000 }),
+  /** Where the counters live: `memory` (per process), `redis` or `postgres` (shared). Default: `redis` when RATE_LIMIT_REDIS_URL is set, else `memory`. */
+  RATE_LIMIT_STORE: Type.Optional(Type.Enum(['memory', 'redis', 'postgres'])),
+  /** Redis for the shared rate-limit counters, e.g. `redis://127.0.0.1:6379`. */
+  RATE_LIMIT_REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** How long a shutdown (SIGTERM) waits for in-flight requests before cutting them off and exiting with 1. */
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  /** How often this process deletes the audit events past their plan's retention; 0 turns it off (prune with `pnpm admin prune-audit`). At most setTimeout's 2^31-1. */
+  AUDIT_PRUNE_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 3_600_000 }),
+})
+export type Env = Static<typeof Env>
+
+/**
+ * Reads and validates an environment (the app's `env.ts` passes its process's: this package reads
+ * none); a bad value fails at boot with its name.
+ */
+export function readEnv(source: Record<string, string | undefined>): Env {
+  const known = Object.fromEntries(
+    Object.keys(Env.properties).flatMap((k) => (source[k] === undefined || source[k] === '' ? [] : [[k, source[k]]])),
+  )
+  const converted = Value.Convert(Env, Value.Default(Env, known))
+  const errors = [...Value.Errors(Env, converted)]
+  if (errors.length > 0) {
+    const first = errors[0]
+    throw new Error(`Invalid environment: ${first?.instancePath.replace(/^\//, '') || 'value'} ${first?.message ?? 'is invalid'}`)
+  }
+  const env = converted as Env
+  const conflict = settingsConflict(env)
+  if (conflict) throw new Error(`Invalid environment: ${conflict}`)
+  return Object.freeze(env)
+}
+
+/** Settings that are each valid but do not go together. */
+function settingsConflict(env: Env): string | null {
+  if (env.RATE_LIMIT_STORE === 'postgres' && !env.DATABASE_URL)
+    return 'RATE_LIMIT_STORE=postgres needs DATABASE_URL (the embedded database serves one process: use memory)'
+  if (env.RATE_LIMIT_STORE === 'redis' && !env.RATE_LIMIT_REDIS_URL) return 'RATE_LIMIT_STORE=redis needs RATE_LIMIT_REDIS_URL'
+  if (env.RATE_LIMIT_REDIS_URL && env.RATE_LIMIT_STORE !== undefined && env.RATE_LIMIT_STORE !== 'redis')
+    return `RATE_LIMIT_REDIS_URL is set but RATE_LIMIT_STORE is ${env.RATE_LIMIT_STORE}`
+  for (const origin of listOf(env.CORS_ORIGINS)) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin)
+      return `CORS_ORIGINS has ${JSON.stringify(origin)}, which is not an origin (scheme://host[:port], no path or trailing slash)`
+  }
+  return null
+}
+
+/** A comma-separated setting as its items, blanks dropped. */
+export function listOf(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+}

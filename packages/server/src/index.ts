@@ -1,0 +1,13 @@
+/**
+ * The server runtime both apps run on: the configuration schema (`readEnv`), the composition root
+ * (`createRuntime`), the REST app built from the operation and binding tables (`buildApp`), the
+ * operator socket and retention schedule, and the HTTP edge's failure mapping (statuses, problem
+ * bodies) that the web app answers with too.
+ */
+export { type AppOptions, buildApp, edgeOptions, trustedProxies } from './app.ts'
+export { type Env, readEnv } from './config.ts'
+export { createRuntime, databaseConfig, type Runtime } from './container.ts'
+export { operatorSocketPath, runOperatorCommand, startOperatorSocket } from './operator.ts'
+export { failureFromError, httpStatuses, httpStatusOf, problemBody, RefusalError } from './plugins/problem.ts'
+export { requestIdOf } from './plugins/request-id.ts'
+export { type AuditPruning, type PruneLog, startAuditPruning } from './retention.ts'

@@ -1,24 +1,8 @@
-import {
-  buildApp,
-  createRuntime,
-  edgeOptions,
-  operatorSocketPath,
-  type Runtime,
-  startAuditPruning,
-  startOperatorSocket,
-} from '@quire/server'
-import { DatabaseInUseError } from '@quire/storage'
+import { buildApp, edgeOptions, operatorSocketPath, startAuditPruning, startOperatorSocket, startRuntime } from '@quire/server'
 import { readEnv } from './env.ts'
 
 const env = readEnv()
-let runtime: Runtime
-try {
-  runtime = await createRuntime(env)
-} catch (error) {
-  if (!(error instanceof DatabaseInUseError)) throw error
-  process.stderr.write(`${error.message} Is Quire already running? Stop it, or point QUIRE_DATA_DIR elsewhere.\n`)
-  process.exit(1)
-}
+const runtime = await startRuntime(env)
 const app = await buildApp(runtime, {
   logger: { level: env.LOG_LEVEL },
   logRequests: env.LOG_REQUESTS,

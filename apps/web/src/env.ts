@@ -1,6 +1,5 @@
-import { type Env as RuntimeEnv, readEnv as readRuntimeEnv } from '@quire/server'
+import { type Env as RuntimeEnv, readEnv as readRuntimeEnv, readSettings } from '@quire/server'
 import { type Static, Type } from 'typebox'
-import { Value } from 'typebox/value'
 
 /**
  * Every setting the web app reads from its environment, with defaults. The only reader of
@@ -31,16 +30,7 @@ export type WebEnv = Static<typeof WebEnv> & { readonly WEB_URL: string }
 
 /** Reads and validates the web app's environment once; a bad value fails at boot with its name. */
 export function readWebEnv(source: Record<string, string | undefined> = process.env): WebEnv {
-  const known = Object.fromEntries(
-    Object.keys(WebEnv.properties).flatMap((k) => (source[k] === undefined || source[k] === '' ? [] : [[k, source[k]]])),
-  )
-  const converted = Value.Convert(WebEnv, Value.Default(WebEnv, known))
-  const errors = [...Value.Errors(WebEnv, converted)]
-  if (errors.length > 0) {
-    const first = errors[0]
-    throw new Error(`Invalid environment: ${first?.instancePath.replace(/^\//, '') || 'value'} ${first?.message ?? 'is invalid'}`)
-  }
-  const read = converted as Static<typeof WebEnv>
+  const read = readSettings(WebEnv, source)
   const env = { ...read, WEB_URL: (read.WEB_URL ?? `http://localhost:${read.WEB_PORT}`).replace(/\/+$/, '') }
   const conflict = settingsConflict(env)
   if (conflict) throw new Error(`Invalid environment: ${conflict}`)

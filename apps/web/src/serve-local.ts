@@ -1,13 +1,4 @@
-import {
-  buildApp,
-  createRuntime,
-  edgeOptions,
-  operatorSocketPath,
-  type Runtime,
-  startAuditPruning,
-  startOperatorSocket,
-} from '@quire/server'
-import { DatabaseInUseError } from '@quire/storage'
+import { buildApp, edgeOptions, operatorSocketPath, startAuditPruning, startOperatorSocket, startRuntime } from '@quire/server'
 import { buildWebApp, serverWebAppOptions } from './app.ts'
 import { readServerEnv } from './env.ts'
 import { closeOnSignals } from './lifecycle.ts'
@@ -19,14 +10,7 @@ import { sessionSecretOf } from './session-secret.ts'
  * apart (apps/api/src/main.ts and apps/web/src/main.ts), as many of each as needed.
  */
 const { runtime: apiEnv, web: webEnv } = readServerEnv()
-let runtime: Runtime
-try {
-  runtime = await createRuntime(apiEnv)
-} catch (error) {
-  if (!(error instanceof DatabaseInUseError)) throw error
-  process.stderr.write(`${error.message} Is Quire already running? Stop it, or point QUIRE_DATA_DIR elsewhere.\n`)
-  process.exit(1)
-}
+const runtime = await startRuntime(apiEnv)
 
 // The API's public address is the runtime's (the audience its tokens are bound to), said once.
 const apiUrl = runtime.deps.config.apiUrl

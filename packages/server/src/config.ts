@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox'
+import { type Static, type TObject, Type } from 'typebox'
 import { Value } from 'typebox/value'
 
 /** Every setting of the runtime and the API, read from the environment the app passes, with defaults. */
@@ -46,20 +46,26 @@ export const Env = Type.Object({
 export type Env = Static<typeof Env>
 
 /**
+ * The settings a schema describes, from an environment: unset and empty variables take the
+ * schema's defaults, strings are converted to its types, and the first invalid value fails with
+ * its name. Both apps read theirs with it.
+ */
+export function readSettings<S extends TObject>(schema: S, source: Record<string, string | undefined>): Static<S> {
+  const known = Object.fromEntries(
+    Object.keys(schema.properties).flatMap((k) => (source[k] === undefined || source[k] === '' ? [] : [[k, source[k]]])),
+  )
+  const converted = Value.Convert(schema, Value.Default(schema, known))
+  const first = [...Value.Errors(schema, converted)][0]
+  if (first) throw new Error(`Invalid environment: ${first.instancePath.replace(/^\//, '') || 'value'} ${first.message ?? 'is invalid'}`)
+  return converted as Static<S>
+}
+
+/**
  * Reads and validates an environment (the app's `env.ts` passes its process's: this package reads
  * none); a bad value fails at boot with its name.
  */
 export function readEnv(source: Record<string, string | undefined>): Env {
-  const known = Object.fromEntries(
-    Object.keys(Env.properties).flatMap((k) => (source[k] === undefined || source[k] === '' ? [] : [[k, source[k]]])),
-  )
-  const converted = Value.Convert(Env, Value.Default(Env, known))
-  const errors = [...Value.Errors(Env, converted)]
-  if (errors.length > 0) {
-    const first = errors[0]
-    throw new Error(`Invalid environment: ${first?.instancePath.replace(/^\//, '') || 'value'} ${first?.message ?? 'is invalid'}`)
-  }
-  const env = converted as Env
+  const env = readSettings(Env, source)
   const conflict = settingsConflict(env)
   if (conflict) throw new Error(`Invalid environment: ${conflict}`)
   return Object.freeze(env)

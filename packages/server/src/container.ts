@@ -2,7 +2,7 @@ import { hash } from 'node:crypto'
 import { resolve } from 'node:path'
 import { createPolicy } from '@quire/authz'
 import { type Clock, type CoreDeps, createIdGenerator, type OperatorDeps, systemClock } from '@quire/core'
-import { createStores, type DatabaseConfig, type DatabaseHandle, migrateToLatest, openDatabase } from '@quire/storage'
+import { createStores, type DatabaseConfig, type DatabaseHandle, DatabaseInUseError, migrateToLatest, openDatabase } from '@quire/storage'
 import packageJson from '../package.json' with { type: 'json' }
 import type { Env } from './config.ts'
 
@@ -66,5 +66,20 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
     },
     database,
     close: () => database.close(),
+  }
+}
+
+/**
+ * The runtime of a server process: `createRuntime`, except that an embedded database another
+ * process holds ends the start with one sentence on standard error and exit status 1 (no stack),
+ * the same in every entry point that serves.
+ */
+export async function startRuntime(env: Env): Promise<Runtime> {
+  try {
+    return await createRuntime(env)
+  } catch (error) {
+    if (!(error instanceof DatabaseInUseError)) throw error
+    process.stderr.write(`${error.message} Is Quire already running? Stop it, or point QUIRE_DATA_DIR elsewhere.\n`)
+    process.exit(1)
   }
 }

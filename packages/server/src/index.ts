@@ -5,8 +5,8 @@
  * bodies) that the web app answers with too.
  */
 export { type AppOptions, buildApp, edgeOptions, trustedProxies } from './app.ts'
-export { type Env, readEnv } from './config.ts'
-export { createRuntime, databaseConfig, type Runtime } from './container.ts'
+export { type Env, readEnv, readSettings } from './config.ts'
+export { createRuntime, databaseConfig, type Runtime, startRuntime } from './container.ts'
 export { operatorSocketPath, runOperatorCommand, startOperatorSocket } from './operator.ts'
 export { failureFromError, httpStatuses, httpStatusOf, problemBody, RefusalError } from './plugins/problem.ts'
 export { requestIdOf } from './plugins/request-id.ts'

@@ -135,7 +135,6 @@ export class RefusalError extends Error {
   }
 }
 
-/** Maps Fastify's own errors (validation, parsing, limits) to failures; anything else is a 500. */
 /** The code of a client-error status a plugin may throw, where the status alone says which. */
 const codeByStatus: Partial<Record<number, ErrorCode>> = {
   401: 'unauthenticated',
@@ -146,6 +145,7 @@ const codeByStatus: Partial<Record<number, ErrorCode>> = {
   429: 'rate_limited',
 }
 
+/** Maps Fastify's own errors (validation, parsing, limits) to failures; anything else is a 500. */
 export function failureFromError(error: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }): {
   failure: Failure
   internal: boolean

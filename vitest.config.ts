@@ -15,6 +15,7 @@ export default defineConfig({
       unitProject('core', 'packages/core'),
       unitProject('authz', 'packages/authz'),
       unitProject('client', 'packages/client'),
+      unitProject('mcp', 'packages/mcp'),
       ...databaseProjects('storage', 'packages/storage'),
       ...databaseProjects('api', 'apps/api'),
       ...databaseProjects('web', 'apps/web'),

@@ -12,7 +12,8 @@ export const allowedDependencies: Record<string, readonly string[]> = {
   '@quire/storage': ['@quire/core', '@quire/authz'],
   '@quire/agent-auth': ['@quire/core', '@quire/authz'],
   '@quire/client': ['@quire/core'],
-  '@quire/cli': ['@quire/core', '@quire/client'],
+  // The CLI serves the MCP tools over stdio (`quire mcp`), bundled in like the client.
+  '@quire/cli': ['@quire/core', '@quire/client', '@quire/mcp'],
   '@quire/mcp': ['@quire/core', '@quire/authz', '@quire/client'],
   // The server runtime both apps run on (private): the composition root wires the stores.
   '@quire/server': ['@quire/core', '@quire/authz', '@quire/storage'],

@@ -195,4 +195,108 @@ describe(`workspaces, members and invitations (${engine})`, () => {
       404,
     )
   })
+
+  describe('the workspace artifacts', () => {
+    let docs: { id: string; slug: string }
+    let mia: { token: string; username: string; userId: string }
+    /** Slugs as `project/slug`, in the order they were created. */
+    const created: string[] = []
+
+    async function artifact(ownerUsername: string, projectSlug: string, slug: string): Promise<{ id: string }> {
+      return api.call('POST', '/api/artifacts', owner.token, {
+        ownerUsername,
+        projectSlug,
+        slug,
+        type: 'md',
+        title: slug,
+        content: `# ${slug}\n`,
+        changelog: '',
+        access: { publicView: false, publicEdit: false },
+      })
+    }
+
+    async function listed(
+      token: string,
+      query = '',
+    ): Promise<{ items: { projectSlug: string; slug: string }[]; nextCursor: string | null }> {
+      return api.call('GET', `/api/workspaces/${docs.id}/artifacts${query}`, token)
+    }
+
+    beforeAll(async () => {
+      docs = await api.call('POST', '/api/workspaces', owner.token, { slug: 'acme-docs', name: 'Acme docs' })
+      mia = await api.user('mia.artifacts@example.com')
+      const invitation = await api.call('POST', `/api/workspaces/${docs.id}/invitations`, owner.token, {
+        email: 'mia.artifacts@example.com',
+      })
+      await api.call('POST', `/api/workspace-invitations/${invitation.id}/accept`, mia.token)
+      for (const slug of ['guides', 'specs']) {
+        await api.call('POST', '/api/projects', owner.token, { ownerUsername: 'acme-docs', slug, title: slug, icon: 'd' })
+      }
+      for (const [project, slug] of [
+        ['guides', 'start'],
+        ['specs', 'api'],
+        ['guides', 'deploy'],
+        ['specs', 'storage'],
+        ['guides', 'faq'],
+      ] as const) {
+        await artifact('acme-docs', project, slug)
+        created.push(`${project}/${slug}`)
+      }
+      // Another workspace of the same owner: its artifacts are not this workspace's.
+      await api.call('POST', '/api/projects', owner.token, { ownerUsername: 'acme', slug: 'elsewhere', title: 'Elsewhere', icon: 'e' })
+      await artifact('acme', 'elsewhere', 'not-listed')
+    })
+
+    it('a member sees the artifacts of every project of the workspace, newest first, and no deleted one', async () => {
+      const all = await listed(mia.token)
+      expect(all.nextCursor).toBeNull()
+      expect(all.items.map((a) => `${a.projectSlug}/${a.slug}`)).toEqual([...created].reverse())
+      expect(all.items[0]).toMatchObject({ ownerUsername: 'acme-docs', projectSlug: 'guides', slug: 'faq', latestVersion: 1 })
+
+      const doomed = await artifact('acme-docs', 'specs', 'doomed')
+      expect((await listed(mia.token)).items.map((a) => a.slug)).toContain('doomed')
+      await api.call('DELETE', `/api/artifacts/${doomed.id}`, owner.token)
+      expect((await listed(mia.token)).items.map((a) => `${a.projectSlug}/${a.slug}`)).toEqual([...created].reverse())
+    })
+
+    it('walks every page once, without duplicates, and refuses a cursor it did not issue', async () => {
+      const seen: string[] = []
+      let cursor: string | null = null
+      let pages = 0
+      do {
+        const page = await listed(mia.token, `?limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+        expect(page.items.length).toBeLessThanOrEqual(2)
+        seen.push(...page.items.map((a) => `${a.projectSlug}/${a.slug}`))
+        cursor = page.nextCursor
+        pages++
+      } while (cursor)
+      expect(pages).toBe(3)
+      expect(new Set(seen).size).toBe(seen.length)
+      expect(seen).toEqual([...created].reverse())
+      const tampered = await api.request('GET', `/api/workspaces/${docs.id}/artifacts?cursor=bm9wZQ`, { token: mia.token })
+      expect(tampered.statusCode).toBe(400)
+      expect(tampered.json()).toMatchObject({ code: 'invalid_cursor' })
+    })
+
+    it('a stranger gets 404 not_found, as for a workspace that does not exist', async () => {
+      const stranger = await api.user('stranger.artifacts@example.com')
+      const hidden = await api.request('GET', `/api/workspaces/${docs.id}/artifacts`, { token: stranger.token })
+      expect(hidden.statusCode).toBe(404)
+      expect(hidden.json()).toMatchObject({ code: 'not_found' })
+      const projects = await api.request('GET', `/api/workspaces/${docs.id}/projects`, { token: stranger.token })
+      expect(hidden.json().detail).toBe(projects.json().detail)
+      const missing = await api.request('GET', '/api/workspaces/ws_01jc0000000000000000000000/artifacts', { token: owner.token })
+      expect(missing.statusCode).toBe(404)
+      expect(missing.json()).toMatchObject({ code: 'not_found', detail: hidden.json().detail })
+    })
+
+    it('a key without artifacts:read gets 403 insufficient_scope', async () => {
+      const key = await api.user('owner.team@example.com', ['artifacts:create', 'artifacts:update'])
+      const refused = await api.request('GET', `/api/workspaces/${docs.id}/artifacts`, { token: key.token })
+      expect(refused.statusCode).toBe(403)
+      expect(refused.json()).toMatchObject({ code: 'insufficient_scope', scope: 'artifacts:read' })
+      const reader = await api.user('owner.team@example.com', ['artifacts:read'])
+      expect((await listed(reader.token)).items).toHaveLength(created.length)
+    })
+  })
 })

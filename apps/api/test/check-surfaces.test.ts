@@ -3,8 +3,7 @@
  *
  * For each operation id: a Fastify route with its method and path on the built API, the OpenAPI
  * operation with that id at that path and method, a client method (`client.ops.<id>`) that sends
- * exactly that request, and, for each surface made of entry points (CLI commands; MCP tools once
- * `packages/mcp` exists), at least one entry calling it or an explicit `hidden` entry with its
+ * exactly that request, and, for each surface made of entry points (CLI commands, MCP tools), at least one entry calling it or an explicit `hidden` entry with its
  * reason, never both, and nothing declared for an operation the table no longer has. Every
  * failure is one line naming the operation and the surface.
  *
@@ -14,6 +13,7 @@
 import { hiddenOperations as cliHidden, commands } from '@quire/cli'
 import { createClient } from '@quire/client'
 import { type OperationSpec, operations } from '@quire/core'
+import { hiddenOperations as mcpHidden, tools } from '@quire/mcp'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -58,8 +58,34 @@ const cliSurface: DeclaredSurface = {
   hidden: cliHidden,
 }
 
-/** The surfaces of entry points. The MCP server's tools join here (with its own `hidden`) when packages/mcp exists. */
-const declaredSurfaces: readonly DeclaredSurface[] = [cliSurface]
+/** The MCP tools: each runs its operation (`resolve_path` one of two), its fields mapped onto the operation's input. */
+const mcpSurface: DeclaredSurface = {
+  name: 'MCP tool',
+  entries: tools.flatMap((tool) => {
+    const sources = Object.values({ ...tool.fields, ...('extensions' in tool ? tool.extensions : {}) }).filter(
+      (source): source is string => typeof source === 'string' && source !== 'idempotencyKey',
+    )
+    const entry = (operation: string, inputs: string[]) => ({
+      name: tool.name,
+      operation,
+      inputs,
+      readOnly: operations[operation as keyof typeof operations].hints.readOnly,
+    })
+    if (!('without' in tool)) return [entry(tool.operation, sources)]
+    const dropped = tool.fields[tool.without.field as keyof typeof tool.fields] as string
+    return [
+      entry(tool.operation, sources),
+      entry(
+        tool.without.operation,
+        sources.filter((s) => s !== dropped),
+      ),
+    ]
+  }),
+  hidden: mcpHidden,
+}
+
+/** The surfaces of entry points. */
+const declaredSurfaces: readonly DeclaredSurface[] = [cliSurface, mcpSurface]
 
 /** What the checks look at: the built app, its OpenAPI document, the typed client's methods. */
 interface Observed {

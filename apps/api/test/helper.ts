@@ -1,18 +1,7 @@
-import {
-  approveAuthorization,
-  type Clock,
-  checkAuthorizationRequest,
-  exchangeToken,
-  issueOperatorToken,
-  oauthServerConfig,
-  registerOAuthClient,
-  type Scope,
-  sessionPrincipal,
-  sha256Base64Url,
-  signInWithOidc,
-} from '@quire/core'
+import { type Clock, issueOperatorToken, type Scope } from '@quire/core'
 import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/server'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { oauthTokensFor as oauthTokensForDeps } from '../../../tooling/vitest/oauth-tokens.ts'
 import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
 
 export const engine = testEngine
@@ -121,41 +110,11 @@ export async function count(
   return Number(row.n)
 }
 
-/**
- * Signs a person in (as the web app's callback does), has them approve a fresh client, and
- * exchanges the code: the web app's use-cases without the browser. Tokens for `resource`, by
- * default the API.
- */
+/** OAuth tokens for `email` through the authorization server's own use-cases (see tooling/vitest/oauth-tokens.ts). */
 export async function oauthTokensFor(
   api: TestApi,
   email: string,
   resource?: string,
 ): Promise<{ access_token: string; refresh_token: string; clientId: string }> {
-  const deps = api.runtime.deps
-  const config = oauthServerConfig(deps.config)
-  const session = await signInWithOidc(deps, { issuer: 'https://idp.test', subject: email, email, emailVerified: true })
-  const principal = await sessionPrincipal(deps, session.sessionSecret)
-  if (principal === null) throw new Error('no session')
-  const registered = await registerOAuthClient(deps, { client_name: 'test client', redirect_uris: ['http://127.0.0.1/callback'] })
-  if (!registered.ok) throw new Error(registered.error.error_description)
-  const verifier = 'v'.repeat(43)
-  const checked = await checkAuthorizationRequest(deps, config, {
-    client_id: registered.value.client_id,
-    redirect_uri: 'http://127.0.0.1:4567/callback',
-    response_type: 'code',
-    code_challenge: await sha256Base64Url(verifier),
-    code_challenge_method: 'S256',
-    ...(resource ? { resource } : {}),
-  })
-  if (!checked.ok) throw new Error(checked.refusal.error_description)
-  const { redirectTo } = await approveAuthorization(deps, config, principal, checked.request)
-  const tokens = await exchangeToken(deps, {
-    grant_type: 'authorization_code',
-    client_id: registered.value.client_id,
-    code: new URL(redirectTo).searchParams.get('code') ?? '',
-    redirect_uri: 'http://127.0.0.1:4567/callback',
-    code_verifier: verifier,
-  })
-  if (!tokens.ok) throw new Error(tokens.error.error_description)
-  return { ...tokens.value, clientId: registered.value.client_id }
+  return oauthTokensForDeps(api.runtime.deps, email, resource)
 }

@@ -114,6 +114,7 @@ const matrix: Record<OperationId, Row> = {
   createWorkspace: account('201'),
   listWorkspaceMembers: workspace('200', false),
   listWorkspaceProjects: workspace('200', false),
+  listWorkspaceArtifacts: workspace('200', false),
   createInvitation: workspace('201', true),
   listInvitations: workspace('200', true),
   revokeInvitation: workspace('200', true),

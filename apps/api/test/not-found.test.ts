@@ -159,6 +159,7 @@ function probes(h: Hidden): Partial<Record<OperationId, Probe>> {
     createArtifact: { method: 'POST', hidden: '/api/artifacts', missing: ['/api/artifacts'], body: artifactBody },
     listWorkspaceMembers: { method: 'GET', ...ws('/members') },
     listWorkspaceProjects: { method: 'GET', ...ws('/projects') },
+    listWorkspaceArtifacts: { method: 'GET', ...ws('/artifacts') },
     listInvitations: { method: 'GET', ...ws('/invitations') },
     createInvitation: { method: 'POST', ...ws('/invitations'), body: () => ({ email: 'someone@example.com' }) },
     listWorkspaceAuditEvents: { method: 'GET', ...ws('/audit-events') },

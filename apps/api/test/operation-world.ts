@@ -235,6 +235,8 @@ export async function prepare(world: World, id: OperationId): Promise<PreparedRe
       return at('GET', `${ws}/members`)
     case 'listWorkspaceProjects':
       return at('GET', `${ws}/projects`)
+    case 'listWorkspaceArtifacts':
+      return at('GET', `${ws}/artifacts`)
     case 'createInvitation':
       return at('POST', `${ws}/invitations`, { email: `guest-${n}@example.com` })
     case 'listInvitations':

@@ -25,6 +25,7 @@ const gatedBy: Record<OperationId, Scope | null> = {
   createWorkspace: 'artifacts:create',
   listWorkspaceMembers: 'artifacts:access:read',
   listWorkspaceProjects: 'artifacts:read',
+  listWorkspaceArtifacts: 'artifacts:read',
   createInvitation: 'artifacts:share',
   listInvitations: 'artifacts:share',
   revokeInvitation: 'artifacts:share',

@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody'
-import { type Runtime, requestIdOf, trustedProxies } from '@quire/server'
+import { defaultRateLimit, type Env, edgeOptions, type RateLimitSettings, type Runtime, requestIdOf } from '@quire/server'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
 import { registerDevProvider } from './dev-oidc/mount.ts'
 import { createDevProvider, type DevProvider } from './dev-oidc/provider.ts'
@@ -11,6 +11,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts'
 import { registerSessions } from './plugins/sessions.ts'
 import { registerTextRule } from './plugins/well-formed-text.ts'
 import { registerHomeRoutes } from './routes/home.ts'
+import { registerMcpRoutes } from './routes/mcp.ts'
 import { registerOAuthRoutes } from './routes/oauth.ts'
 import { registerSignInRoutes } from './routes/sign-in.ts'
 
@@ -34,6 +35,13 @@ export interface WebAppOptions {
    * per-address limits count clients, not the proxy. Default: none.
    */
   readonly trustProxy?: FastifyServerOptions['trustProxy']
+  /**
+   * The limits `/mcp` counts refused credentials with, in the runtime's shared store (the API's
+   * settings). Default: the API's defaults in memory, unless `rateLimit` is false.
+   */
+  readonly mcpRateLimit?: RateLimitSettings | false
+  /** Browser origins besides the web app's own that may call `/mcp` (CORS_ORIGINS, as the API reads it). */
+  readonly corsOrigins?: readonly string[]
 }
 
 /** The web app's options from its environment (the session secret is resolved separately: see session-secret.ts). */
@@ -52,16 +60,15 @@ export function webAppOptions(env: WebEnv, sessionSecret: string): WebAppOptions
   }
 }
 
-/** The web app's options for a server process, given the runtime's environment too (RATE_LIMIT_ENABLED and TRUST_PROXY are shared with the API). */
-export function serverWebAppOptions(
-  env: WebEnv,
-  runtimeEnv: { readonly RATE_LIMIT_ENABLED: boolean; readonly TRUST_PROXY?: string | undefined },
-  sessionSecret: string,
-): WebAppOptions {
+/** The web app's options for a server process, given the runtime's environment too (limits, CORS origins and TRUST_PROXY are shared with the API). */
+export function serverWebAppOptions(env: WebEnv, runtimeEnv: Env, sessionSecret: string): WebAppOptions {
+  const edge = edgeOptions(runtimeEnv)
   return {
     ...webAppOptions(env, sessionSecret),
     rateLimit: runtimeEnv.RATE_LIMIT_ENABLED,
-    ...(runtimeEnv.TRUST_PROXY === undefined ? {} : { trustProxy: trustedProxies(runtimeEnv.TRUST_PROXY) }),
+    mcpRateLimit: edge.rateLimit ?? false,
+    corsOrigins: edge.corsOrigins ?? [],
+    ...(edge.trustProxy === undefined ? {} : { trustProxy: edge.trustProxy }),
   }
 }
 
@@ -107,6 +114,12 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   registerHomeRoutes(app, { runtime, apiUrl: options.apiUrl ?? null, devSignIn: dev !== null })
   registerSignInRoutes(app, { runtime, relyingParty: rp, sessions, webUrl: options.webUrl, secure })
   registerOAuthRoutes(app, { runtime, sessions })
+  await registerMcpRoutes(app, {
+    runtime,
+    webUrl: options.webUrl,
+    allowedOrigins: options.corsOrigins ?? [],
+    rateLimit: options.mcpRateLimit ?? (options.rateLimit === false ? false : defaultRateLimit),
+  })
   return app
 }
 

@@ -225,12 +225,22 @@ describe('quire, every command against a running server', () => {
     expect(revoked.stderr).toContain('quire login')
   })
 
-  it('workspaces: create, list, projects, invite, invitations, accept, members, revoke an invitation, audit', async () => {
+  it('workspaces: create, list, projects, artifacts, invite, invitations, accept, members, revoke an invitation, audit', async () => {
     const team = await json<{ id: string }>(['workspace', 'create', '--json', JSON.stringify({ slug: 'cli-team', name: 'CLI team' })])
     expect((await json<{ items: { id: string }[] }>(['workspace', 'list'])).items.map((w) => w.id)).toContain(team.id)
     await json(['project', 'create', '--json', JSON.stringify({ ownerUsername: 'cli-team', slug: 'plans', title: 'Plans', icon: 'P' })])
     const projects = await json<{ items: { ownerUsername: string; slug: string }[] }>(['workspace', 'projects', '--workspace-id', team.id])
     expect(projects.items.map((p) => `${p.ownerUsername}/${p.slug}`)).toEqual(['cli-team/plans'])
+    const file = join(quire.home, 'roadmap.md')
+    await writeFile(file, '# Roadmap\n')
+    await json(['push', '--owner', 'cli-team', '--project-slug', 'plans', '--file', file])
+    const artifacts = await json<{ items: { ownerUsername: string; projectSlug: string; slug: string }[] }>([
+      'workspace',
+      'artifacts',
+      '--workspace-id',
+      team.id,
+    ])
+    expect(artifacts.items.map((a) => `${a.ownerUsername}/${a.projectSlug}/${a.slug}`)).toEqual(['cli-team/plans/roadmap'])
     const invitation = await json<{ id: string }>([
       'workspace',
       'invite',

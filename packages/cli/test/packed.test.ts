@@ -1,7 +1,7 @@
 /**
  * What a user installing from npm gets: `npm pack` of the built CLI, installed into a fresh
- * prefix (its dependencies from the registry), then `quire --version` and `quire health` against
- * a running Quire.
+ * prefix (its dependencies from the registry), then `quire --version`, `quire health`, a user's
+ * first commands and `quire mcp` against a running Quire.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
@@ -44,7 +44,7 @@ function run(command: string, args: readonly string[], options: { cwd?: string; 
 }
 
 describe('the packed CLI, installed with npm', { timeout: 300_000 }, () => {
-  it('installs into a fresh prefix and answers --version and health', async () => {
+  it('installs into a fresh prefix, answers --version and health, runs the first commands and serves quire mcp', async () => {
     const packed = await run('npm', ['pack', '--pack-destination', scratch, '--loglevel=error'], { cwd: packageDir })
     expect(packed.code, packed.stderr).toBe(0)
     const tarball = (await readdir(scratch)).find((f) => f.endsWith('.tgz'))
@@ -62,9 +62,9 @@ describe('the packed CLI, installed with npm', { timeout: 300_000 }, () => {
       join(scratch, tarball ?? ''),
     ])
     expect(installed.code, installed.stderr).toBe(0)
-    // Only published dependencies: the workspace packages are bundled in.
+    // Only published dependencies: the workspace packages are bundled in (the MCP SDK is a dependency of `quire mcp`).
     const manifest = JSON.parse(readFileSync(join(prefix, 'lib/node_modules/@quire/cli/package.json'), 'utf8'))
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@napi-rs/keyring', 'openid-client', 'yargs'])
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@modelcontextprotocol/sdk', '@napi-rs/keyring', 'openid-client', 'yargs'])
     expect(existsSync(join(prefix, 'lib/node_modules/@quire/cli/node_modules/@quire'))).toBe(false)
 
     const quireBin = join(prefix, 'bin/quire')
@@ -102,5 +102,39 @@ describe('the packed CLI, installed with npm', { timeout: 300_000 }, () => {
         .split('\n')
         .map((line) => JSON.parse(line).id),
     ).toEqual([artifact.id])
+
+    // `quire mcp` from the installed package: a host's requests on standard input, all answered
+    // although the input ends right after the last one.
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'packed', version: '0' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_artifact_content', arguments: { artifactId: artifact.id } } },
+    ]
+    const child = spawnTracked(quireBin, ['mcp'], {
+      cwd: scratch,
+      env: { ...networkEnv(), HOME: scratch, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    const served = await finish(child, performance.now(), {
+      stdin: messages.map((m) => `${JSON.stringify(m)}\n`).join(''),
+      timeoutMs: 60_000,
+    })
+    expect(served.code, served.stderr).toBe(0)
+    const answers = new Map(
+      served.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: number; result: Record<string, unknown> })
+        .map((answer) => [answer.id, answer.result]),
+    )
+    expect(answers.get(1)).toMatchObject({ serverInfo: { name: 'quire' }, protocolVersion: '2025-11-25' })
+    expect(answers.get(2)?.tools).toHaveLength(22)
+    expect(answers.get(3)).toMatchObject({ structuredContent: { content: '# Hello\n\nFrom the packed CLI.\n', truncated: false } })
   })
 })

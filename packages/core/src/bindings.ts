@@ -18,6 +18,7 @@ import { type ContentRead, diffVersions, getContent, listVersions } from './use-
 import { createShareLink, listShareLinks, revokeShareLink } from './use-cases/share-links.ts'
 import {
   createWorkspace,
+  listWorkspaceArtifacts,
   listWorkspaceAuditEvents,
   listWorkspaceMembers,
   listWorkspaceProjects,
@@ -89,6 +90,8 @@ export const bindings: Bindings = {
     answer(await listWorkspaceMembers(deps, caller, params.workspaceId, query)),
   listWorkspaceProjects: async (deps, caller, { params, query }) =>
     answer(await listWorkspaceProjects(deps, caller, params.workspaceId, query)),
+  listWorkspaceArtifacts: async (deps, caller, { params, query }) =>
+    answer(await listWorkspaceArtifacts(deps, caller, params.workspaceId, query)),
   listWorkspaceAuditEvents: async (deps, caller, { params, query }) =>
     answer(await listWorkspaceAuditEvents(deps, caller, params.workspaceId, query)),
   createInvitation: async (deps, caller, { params, body }, { idempotencyKey }) =>

@@ -25,6 +25,7 @@ export {
   ErrorCodes,
   errorCodes,
   errorsOf,
+  IdempotencyKey,
   illFormedText,
   isScope,
   isWellFormedText,
@@ -179,6 +180,7 @@ export type {
 } from './ports/stores.ts'
 
 // Use-cases.
+export { identify } from './use-cases/access.ts'
 export { getArtifactAccess, updateArtifactAccess } from './use-cases/access-settings.ts'
 export { createApiKey, listApiKeys, revokeApiKey } from './use-cases/api-keys.ts'
 export { appendVersion, restoreVersion } from './use-cases/append-version.ts'
@@ -224,6 +226,7 @@ export { createShareLink, listShareLinks, revokeShareLink, shareLinkUrl } from '
 export { sessionPrincipal, signInWithOidc, signOut } from './use-cases/sign-in.ts'
 export {
   createWorkspace,
+  listWorkspaceArtifacts,
   listWorkspaceAuditEvents,
   listWorkspaceMembers,
   listWorkspaceProjects,

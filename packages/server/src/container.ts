@@ -11,6 +11,11 @@ export interface Runtime {
   readonly deps: CoreDeps
   readonly operator: OperatorDeps
   readonly database: DatabaseHandle
+  /**
+   * The same dependencies with OAuth access tokens checked against another audience (RFC 8707):
+   * the web app's `/mcp` accepts only tokens issued for `{web_url}/mcp`, the API only its own.
+   */
+  forAudience(audience: string): CoreDeps
   close(): Promise<void>
 }
 
@@ -65,6 +70,7 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
       idempotency: stores.idempotency,
     },
     database,
+    forAudience: (audience) => ({ ...deps, policy: createPolicy({ audience }) }),
     close: () => database.close(),
   }
 }

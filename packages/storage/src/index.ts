@@ -93,7 +93,7 @@ export function createStores(
     versions: options.versionCacheEntries ?? 100_000,
   })
   return {
-    credentials: credentialStore(db, { touchEntries: options.touchEntries ?? 10_000 }),
+    credentials: credentialStore(db, database.query, { touchEntries: options.touchEntries ?? 10_000 }),
     artifacts: artifactStore(database, cache),
     projects: projectStore(db),
     shareLinks: shareLinkStore(db),

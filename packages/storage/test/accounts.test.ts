@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { CredentialGuard, IdempotencyDraft } from '@quire/core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
+import type { RawQuery } from '../src/database.ts'
 import { accountStore } from '../src/stores/accounts.ts'
 import { credentialStore } from '../src/stores/credentials.ts'
 import type { TestDatabase } from '../src/testing.ts'
@@ -275,7 +276,7 @@ describe(`credential use (${testEngine})`, () => {
         return args.result
       },
     })
-    return { store: credentialStore(db, { touchEntries: 2 }), queries: () => queries }
+    return { store: credentialStore(db, handle.query, { touchEntries: 2 }), queries: () => queries }
   }
 
   const lastUsed = async (id: string) =>
@@ -325,6 +326,30 @@ describe(`credential use (${testEngine})`, () => {
     expect(queries()).toBe(4)
   })
 
+  it('looks up the credentials presented in one turn with one statement, each its own answer', async () => {
+    const [first, second] = await Promise.all([seedUser(deps), seedUser(deps)])
+    if (!first || !second) throw new Error('no users')
+    let statements = 0
+    const counted: RawQuery = (text, parameters) => {
+      statements++
+      return handle.query(text, parameters)
+    }
+    const store = credentialStore(handle.db, counted, { touchEntries: 10 })
+    const [a, b, unknown] = await Promise.all([
+      store.find(first.credential),
+      store.find(second.credential),
+      store.find({ secretHash: '0'.repeat(64) }),
+    ])
+    expect(statements).toBe(1)
+    expect(a).toMatchObject({ id: first.credentialId, kind: 'api_key', user: { id: first.user.id, email: first.user.email } })
+    expect(b).toMatchObject({ id: second.credentialId, user: { id: second.user.id } })
+    expect(a?.revokedAt).toBeNull()
+    expect(unknown).toBeNull()
+    // A later turn is a statement of its own: nothing is answered from an earlier one.
+    await store.find(first.credential)
+    expect(statements).toBe(2)
+  })
+
   it('never fails the request when the write fails', async () => {
     const broken = handle.db.withPlugin({
       transformQuery: () => {
@@ -332,7 +357,7 @@ describe(`credential use (${testEngine})`, () => {
       },
       transformResult: async (args) => args.result,
     })
-    const store = credentialStore(broken, { touchEntries: 10 })
+    const store = credentialStore(broken, handle.query, { touchEntries: 10 })
     // An unhandled rejection would fail the run.
     expect(() => store.touch('key_any', new Date())).not.toThrow()
     await sleep(50)

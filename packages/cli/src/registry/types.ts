@@ -47,4 +47,4 @@ export interface CommandSpec {
 }
 
 /** Commands with their own handler module (see run/handlers.ts). */
-export type HandlerName = 'login' | 'logout' | 'authStatus' | 'push' | 'schema'
+export type HandlerName = 'login' | 'logout' | 'authStatus' | 'push' | 'schema' | 'mcp'

@@ -1,4 +1,4 @@
-import { createClient, type QuireClient } from '@quire/client'
+import { createClient, type QuireClient, type TokenSource } from '@quire/client'
 import { cliVersion } from '../version.ts'
 import type { Globals, Io } from './context.ts'
 import { redact } from './redact.ts'
@@ -6,12 +6,16 @@ import { redact } from './redact.ts'
 /** A call taking longer than this is reported as the service being unavailable (exit 7). */
 const CALL_TIMEOUT_MS = 60_000
 
-/** The one way the CLI makes a client: its name in the audit trail, a time limit, --debug's tracing. */
-export function cliClient(globals: Globals, io: Io, token: string | null): QuireClient {
+/**
+ * The one way the CLI makes a client: its name in the audit trail, a time limit, --debug's tracing.
+ * `surface` is the first segment of `Quire-Client` (the audit trail's `via.surface`): `mcp` for
+ * the tool calls `quire mcp` makes on behalf of an MCP host.
+ */
+export function cliClient(globals: Globals, io: Io, token: TokenSource, surface: 'cli' | 'mcp' = 'cli'): QuireClient {
   return createClient({
     baseUrl: globals.baseUrl,
     token,
-    clientName: `cli/${cliVersion}`,
+    clientName: `${surface}/${cliVersion}`,
     userAgent: `quire-cli/${cliVersion} node/${process.versions.node}`,
     timeoutMs: CALL_TIMEOUT_MS,
     ...(globals.debug ? { fetch: debugFetch(io) } : {}),

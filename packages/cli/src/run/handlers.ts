@@ -8,4 +8,5 @@ export const handlers: Record<HandlerName, () => Promise<Handler>> = {
   authStatus: async () => (await import('../commands/auth-status.ts')).authStatus,
   push: async () => (await import('../commands/push.ts')).push,
   schema: async () => (await import('../commands/schema.ts')).schema,
+  mcp: async () => (await import('../commands/mcp.ts')).mcp,
 }

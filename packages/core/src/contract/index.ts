@@ -37,6 +37,7 @@ export {
   ArtifactId,
   AvailabilityReason,
   Email,
+  IdempotencyKey,
   Page,
   type PageOf,
   PageQuery,

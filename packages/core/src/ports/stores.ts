@@ -153,6 +153,8 @@ export interface ArtifactStore {
   updateAccess(command: UpdateAccessCommand): Promise<GuardedOutcome>
   /** Artifacts (not deleted) in every workspace the user belongs to, newest first. */
   listForUser(userId: string, page: PageRequest): Promise<ArtifactRecord[]>
+  /** Artifacts (not deleted) of one workspace's projects, newest first. */
+  listForWorkspace(workspaceId: string, page: PageRequest): Promise<ArtifactRecord[]>
   /** Versions, newest first. */
   listVersions(artifactId: string, page: PageRequest): Promise<VersionRecord[]>
   /** The given versions with their content. */

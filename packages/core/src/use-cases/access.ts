@@ -124,3 +124,13 @@ export async function admitAccount(
   if (!user.ok) return user
   return ok({ principal: principal.value, userId: user.value.id })
 }
+
+/**
+ * Who the caller is, before any operation: the presented credential looked up and checked (the
+ * same answer every operation would give). An edge that must refuse before it dispatches (MCP's
+ * 401 and 403 challenges) asks this; the operation itself still admits the caller as always.
+ */
+export async function identify(deps: CoreDeps, caller: Caller): Promise<Result<Principal>> {
+  const record = caller.credential ? await deps.credentials.find(caller.credential) : null
+  return principalOf(deps, caller, record)
+}

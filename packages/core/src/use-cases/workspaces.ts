@@ -1,3 +1,4 @@
+import type { Artifact } from '../contract/schemas/artifact.ts'
 import type { AuditEvent } from '../contract/schemas/audit.ts'
 import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
 import type { Project } from '../contract/schemas/project.ts'
@@ -14,7 +15,7 @@ import { presentAuditEvent } from './audit-events.ts'
 import type { CoreDeps } from './deps.ts'
 import { idempotencyDraft, planIdempotency, replay, replayAfterRace, type Written } from './idempotency.ts'
 import { idKey, pageOfIds, pageRequest, toPage } from './paging.ts'
-import { presentProject } from './present.ts'
+import { presentArtifact, presentProject } from './present.ts'
 
 export function presentWorkspace(record: WorkspaceSummary): Workspace {
   return {
@@ -121,6 +122,24 @@ export async function listWorkspaceProjects(
     'prj',
     (page) => deps.projects.listForWorkspace(admitted.value.workspace.id, page),
     (r) => presentProject(r, deps.config.webUrl),
+  )
+}
+
+/** The artifacts (not deleted) of a workspace's projects, newest first. */
+export async function listWorkspaceArtifacts(
+  deps: CoreDeps,
+  caller: Caller,
+  workspaceId: string,
+  query: PageQuery,
+): Promise<Result<PageOf<Artifact>>> {
+  const ctx = await deps.workspaces.loadForCaller({ credential: caller.credential, workspaceId })
+  const admitted = admitWorkspace(deps, caller, ctx, 'artifact.read')
+  if (!admitted.ok) return admitted
+  return pageOfIds(
+    query,
+    'art',
+    (page) => deps.artifacts.listForWorkspace(admitted.value.workspace.id, page),
+    (r) => presentArtifact(r, deps.config.webUrl),
   )
 }
 

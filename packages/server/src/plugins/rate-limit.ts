@@ -87,6 +87,30 @@ async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
 }
 
 /**
+ * Where an app's counters live (the store the settings name, connected), and the failed-
+ * authentication limiter on it. The API's limits and the web app's `/mcp` both count here, so a
+ * credential guessed at one is refused at the other when they share Redis or PostgreSQL.
+ */
+export async function countersFor(
+  app: FastifyInstance,
+  settings: RateLimitSettings,
+  database: DatabaseHandle,
+): Promise<{ redis: Redis | null; Postgres: RateLimitStoreClass | null; authFailures: AuthFailureLimiter }> {
+  if (settings.store.kind === 'postgres' && database.kind !== 'postgres')
+    throw new Error('Rate limiting: the postgres store needs a PostgreSQL database (DATABASE_URL).')
+  const redis = settings.store.kind === 'redis' ? await connectRedis(app, settings.store.url) : null
+  const Postgres = settings.store.kind === 'postgres' ? postgresRateLimitStore(database) : null
+  // Refused credentials count against the address, in a store of the same kind (keys of their own).
+  const authFailures = createAuthFailureLimiter(
+    settings.authFailures ?? defaultAuthFailures,
+    redis ? { kind: 'redis', redis } : Postgres ? { kind: 'store', store: new Postgres(undefined, 'auth-failure:') } : { kind: 'memory' },
+    addressOf,
+    app.log,
+  )
+  return { redis, Postgres, authFailures }
+}
+
+/**
  * Rate limits on every route (preflights and /health excepted). A limited request is answered
  * 429 `rate_limited` with `Retry-After`; every counted one carries the RateLimit headers.
  * Returns the limiter for the not-found handler, so that unknown URLs are counted too.
@@ -96,19 +120,9 @@ export async function registerRateLimit(
   settings: RateLimitSettings,
   database: DatabaseHandle,
 ): Promise<preHandlerAsyncHookHandler> {
-  if (settings.store.kind === 'postgres' && database.kind !== 'postgres')
-    throw new Error('Rate limiting: the postgres store needs a PostgreSQL database (DATABASE_URL).')
   const window = settings.windowMs % 60_000 === 0 ? `${settings.windowMs / 60_000} min` : `${settings.windowMs / 1000} s`
-  const redis = settings.store.kind === 'redis' ? await connectRedis(app, settings.store.url) : null
-  const Postgres = settings.store.kind === 'postgres' ? postgresRateLimitStore(database) : null
+  const { redis, Postgres, authFailures } = await countersFor(app, settings, database)
   const shared = redis ? { redis, nameSpace: 'quire:rate-limit:' } : Postgres ? { store: withFailuresLogged(Postgres, app.log) } : {}
-  // Refused credentials count against the address, in a store of the same kind (keys of their own).
-  const authFailures = createAuthFailureLimiter(
-    settings.authFailures ?? defaultAuthFailures,
-    redis ? { kind: 'redis', redis } : Postgres ? { kind: 'store', store: new Postgres(undefined, 'auth-failure:') } : { kind: 'memory' },
-    addressOf,
-    app.log,
-  )
   app.decorate('authFailures', authFailures)
   // A blocked address's credentials are refused before anything looks them up.
   app.addHook('onRequest', async (request) => {

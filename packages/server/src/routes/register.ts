@@ -4,6 +4,7 @@ import {
   bindings,
   type ContentIdentity,
   errorsOf,
+  IdempotencyKey,
   type OperationId,
   type OperationSpec,
   type Outcome,
@@ -28,16 +29,7 @@ import { httpStatusOf, sendFailure } from '../plugins/problem.ts'
 /** Operations without query parameters refuse unknown ones too: every part of a request is validated. */
 const NoQuery = Type.Object({}, { additionalProperties: false })
 
-const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 255,
-      pattern: '^[\\x21-\\x7e]+$',
-      description: 'Makes the write safe to retry: a retry with the same key and body returns the first result and writes nothing.',
-    }),
-  ),
-})
+const IdempotencyHeaders = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) })
 
 /** The Fastify (and thus OpenAPI) schema of one row of the operation table. */
 export function routeSchema(id: OperationId, op: OperationSpec): FastifySchema & Record<string, unknown> {

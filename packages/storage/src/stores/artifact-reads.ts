@@ -70,6 +70,20 @@ export async function listArtifactsForUser(db: Kysely<Database>, userId: string,
   })
 }
 
+/** Artifacts (not deleted) of one workspace's projects, newest first (index `artifacts_by_workspace`). */
+export async function listArtifactsForWorkspace(db: Kysely<Database>, workspaceId: string, page: PageRequest) {
+  const { rows } = await sql<Row>`SELECT ${artifactColumns} FROM artifacts a
+    JOIN workspaces w ON w.id = a.workspace_id
+    JOIN projects p ON p.id = a.project_id
+    WHERE a.workspace_id = ${workspaceId}::text AND a.deleted_at IS NULL
+      AND (${page.after}::text IS NULL OR a.id < ${page.after}::text)
+    ORDER BY a.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
+  return rows.flatMap((r) => {
+    const a = artifactFrom(r)
+    return a ? [a] : []
+  })
+}
+
 export async function artifactSlugTaken(db: Kysely<Database>, projectId: string, slug: string): Promise<boolean> {
   const row = await db
     .selectFrom('artifacts')

@@ -2,7 +2,14 @@ import type { ArtifactStore } from '@quire/core'
 import type { Kysely } from 'kysely'
 import type { RawQuery } from '../database.ts'
 import type { Database } from '../schema.ts'
-import { artifactSlugTaken, listArtifactsForUser, listVersions, loadArtifactForCaller, versionContents } from './artifact-reads.ts'
+import {
+  artifactSlugTaken,
+  listArtifactsForUser,
+  listArtifactsForWorkspace,
+  listVersions,
+  loadArtifactForCaller,
+  versionContents,
+} from './artifact-reads.ts'
 import { appendVersion, createArtifact, softDeleteArtifact, updateArtifactAccess } from './artifact-writes.ts'
 import type { ImmutableCache } from './immutable-cache.ts'
 import { callerReads, loadContentForCaller, loadVersionForCaller } from './version-reads.ts'
@@ -19,6 +26,7 @@ export function artifactStore(database: { readonly db: Kysely<Database>; readonl
     softDelete: (cmd) => softDeleteArtifact(db, cmd),
     updateAccess: (cmd) => updateArtifactAccess(db, cmd),
     listForUser: (userId, page) => listArtifactsForUser(db, userId, page),
+    listForWorkspace: (workspaceId, page) => listArtifactsForWorkspace(db, workspaceId, page),
     listVersions: (artifactId, page) => listVersions(db, artifactId, page),
     contents: (artifactId, numbers) => versionContents(db, cache, artifactId, numbers),
     slugTaken: (projectId, slug) => artifactSlugTaken(db, projectId, slug),

@@ -1,10 +1,11 @@
 import type { AuditEventDraft, CredentialRecord, CredentialStore, PresentedCredential } from '@quire/core'
 import { type Kysely, sql } from 'kysely'
 import { insertAudit } from '../audit.ts'
-import type { Row } from '../rows.ts'
+import { coalesce } from '../coalesce.ts'
+import type { RawQuery } from '../database.ts'
+import { isDataException } from '../pg-errors.ts'
 import type { Database } from '../schema.ts'
-import { credentialFromColumns } from './credential-projection.ts'
-import { credentialColumns, credentialJoins } from './fragments.ts'
+import { type CredentialField, credentialFields, credentialFrom } from './credential-projection.ts'
 
 const MINUTE_MS = 60_000
 /** A refused credential is recorded on its owner's trail at most once in this long, per process. */
@@ -66,13 +67,33 @@ function rejectionRecorder(db: Kysely<Database>, entries: number) {
   }
 }
 
-export function credentialStore(db: Kysely<Database>, options: { touchEntries: number }): CredentialStore {
+/**
+ * Credentials presented in one event-loop turn, looked up by one prepared statement (see
+ * coalesce.ts): every edge that must know the caller before it dispatches (the MCP endpoint's
+ * 401 and 403 challenges, the web app's pages) costs the database one statement per turn, not one
+ * per request. One JSON array per credential, as the version reads do.
+ */
+export const credentialLookupStatement = `SELECT q.i::int AS i, json_build_array(${credentialFields.join(', ')}) AS r
+  FROM unnest($1::text[]) WITH ORDINALITY AS q(secret_hash, i)
+  JOIN credentials c ON c.secret_hash = q.secret_hash
+  LEFT JOIN users u ON u.id = c.user_id`
+
+const fieldAt = new Map<CredentialField, number>(credentialFields.map((field, i) => [field, i]))
+
+export function credentialStore(db: Kysely<Database>, raw: RawQuery, options: { touchEntries: number }): CredentialStore {
+  const lookup = coalesce<string, unknown[]>(
+    async (hashes) => {
+      const rows = await raw<{ i: number; r: unknown[] }>(credentialLookupStatement, [hashes])
+      const results: (unknown[] | undefined)[] = new Array(hashes.length)
+      for (const row of rows) results[row.i - 1] = row.r
+      return results
+    },
+    { maxBatch: 100, isolate: isDataException },
+  )
   return {
     async find(credential: PresentedCredential): Promise<CredentialRecord | null> {
-      const { rows } = await sql<Row>`SELECT ${credentialColumns} FROM (SELECT 1) AS one ${credentialJoins(credential.secretHash)}`.execute(
-        db,
-      )
-      return rows[0] ? credentialFromColumns(rows[0]) : null
+      const row = await lookup(credential.secretHash)
+      return row === undefined ? null : credentialFrom((field) => row[fieldAt.get(field) ?? -1])
     },
     touch: usageRecorder(db, options.touchEntries),
     rejected: rejectionRecorder(db, options.touchEntries),

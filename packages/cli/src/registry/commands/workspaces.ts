@@ -3,7 +3,7 @@ import { change, idFlag, jsonFlag, list, workspaceId } from './rows.ts'
 
 const invitationId = idFlag('invitation-id', 'invitationId', 'Invitation id (inv_…)')
 
-/** Team workspaces, their members, projects and invitations. */
+/** Team workspaces, their members, projects, artifacts and invitations. */
 export const workspaceCommands: readonly CommandSpec[] = [
   list(['workspace', 'list'], 'List the workspaces you belong to', 'listWorkspaces', ['id', 'slug', 'name', 'role', 'plan']),
   change(['workspace', 'create'], 'Create a team workspace', 'createWorkspace', [jsonFlag('The workspace ({slug, name})')]),
@@ -19,6 +19,13 @@ export const workspaceCommands: readonly CommandSpec[] = [
     "List a workspace's projects",
     'listWorkspaceProjects',
     ['id', 'ownerUsername', 'slug', 'title'],
+    [workspaceId],
+  ),
+  list(
+    ['workspace', 'artifacts'],
+    "List the artifacts of a workspace's projects",
+    'listWorkspaceArtifacts',
+    ['id', 'ownerUsername', 'projectSlug', 'slug', 'latestVersion', 'title'],
     [workspaceId],
   ),
   change(['workspace', 'invite'], 'Invite someone by email', 'createInvitation', [

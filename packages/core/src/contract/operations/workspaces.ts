@@ -1,4 +1,5 @@
 import { defineOperation } from '../operation.ts'
+import { Artifact } from '../schemas/artifact.ts'
 import { AuditEvent } from '../schemas/audit.ts'
 import { Page, PageQuery } from '../schemas/common.ts'
 import { Project } from '../schemas/project.ts'
@@ -67,6 +68,20 @@ export const workspaceOperations = {
     params: WorkspaceParams,
     query: PageQuery,
     success: { status: 200, schema: Page(Project) },
+    errors: [...inWorkspace, 'invalid_cursor'],
+    hints: read,
+  }),
+  listWorkspaceArtifacts: defineOperation({
+    method: 'GET',
+    path: '/api/workspaces/:workspaceId/artifacts',
+    summary: "List the artifacts of a workspace's projects, newest first",
+    description: 'Every artifact (not deleted) in any project of the workspace, for its members.',
+    tags: ['workspaces', 'artifacts'],
+    action: 'artifact.read',
+    anonymous: false,
+    params: WorkspaceParams,
+    query: PageQuery,
+    success: { status: 200, schema: Page(Artifact) },
     errors: [...inWorkspace, 'invalid_cursor'],
     hints: read,
   }),

@@ -39,6 +39,15 @@ export const WorkspaceId = Id('ws', 'Workspace identifier.')
 export const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size, 1–100 (default 50).' })
 export const Cursor = Type.String({ minLength: 1, maxLength: 200, description: 'Opaque cursor from `nextCursor`.' })
 
+/** The caller's key for a write it may retry (REST's `Idempotency-Key` header, an MCP write tool's `idempotencyKey`). */
+export const IdempotencyKey = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[\\x21-\\x7e]+$',
+  description:
+    'Makes the write safe to retry: a retry with the same key and input returns the first result and writes nothing (kept 24 hours). Printable ASCII, 1–255 characters.',
+})
+
 /** The query of every list operation. */
 export const PageQuery = Type.Object({ limit: Type.Optional(Limit), cursor: Type.Optional(Cursor) }, { additionalProperties: false })
 export type PageQuery = Static<typeof PageQuery>

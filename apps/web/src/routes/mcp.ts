@@ -1,0 +1,154 @@
+import { type Caller, identify, type Principal, type Scope } from '@quire/core'
+import { bindingExecutor, handleHttpRequest, toolNamed } from '@quire/mcp'
+import { callerOf, handleError, type RateLimitSettings, type Runtime, registerRateLimit, sendFailure } from '@quire/server'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+
+export interface McpRouteOptions {
+  readonly runtime: Runtime
+  /** The web app's public origin: the MCP endpoint is `{webUrl}/mcp`, the audience its tokens must carry. */
+  readonly webUrl: string
+  /** Browser origins allowed besides the web app's own (CORS_ORIGINS). */
+  readonly allowedOrigins?: readonly string[]
+  /** The API's limits, in the same store (requests per credential, refused credentials per address); false: none. */
+  readonly rateLimit: RateLimitSettings | false
+}
+
+/** Credentials `/mcp` accepts: API keys, OAuth tokens issued for it, agent tokens. Never a session or a share link. */
+const acceptedKinds = new Set<Principal['kind']>(['api_key', 'oauth', 'agent'])
+
+/** Headers a browser-hosted client sends and must be allowed to read (the challenge above all). */
+const corsRequestHeaders = 'authorization, content-type, accept, mcp-protocol-version, mcp-method, mcp-name, last-event-id, x-request-id'
+const corsExposedHeaders = 'www-authenticate, mcp-protocol-version, x-request-id, retry-after'
+
+/** The scopes a JSON-RPC request needs before it may run: its tool's, or reading for resources. */
+function scopesNeeded(body: unknown): readonly Scope[] {
+  if (typeof body !== 'object' || body === null) return []
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } }
+  if (method === 'tools/call' && typeof params?.name === 'string') return toolNamed(params.name)?.scopes ?? []
+  if (method === 'resources/read' || method === 'resources/list') return ['artifacts:read']
+  return []
+}
+
+function lacks(principal: Principal, scopes: readonly Scope[]): boolean {
+  if (!('scopes' in principal) || principal.scopes === 'all') return false
+  const held = principal.scopes
+  return scopes.some((scope) => !held.includes(scope))
+}
+
+/**
+ * The MCP endpoint (DESIGN "Surfaces, briefly"; research/mcp-cli.md §1–§2): `POST /mcp`,
+ * stateless Streamable HTTP with JSON responses, over the same operations, `decide()` and audit
+ * writes as REST (every change recorded with `via.surface = "mcp"`).
+ *
+ * Before a request reaches the MCP server, the edge answers what HTTP must:
+ * - a foreign `Origin` → 403 (DNS rebinding; the web origin and CORS_ORIGINS pass, no Origin is a non-browser client);
+ * - no credential → 401 with `WWW-Authenticate: Bearer resource_metadata=…/.well-known/oauth-protected-resource/mcp`,
+ *   which is how a host falls back to the OAuth flow; a credential that is not valid here (unknown, expired,
+ *   revoked, an OAuth token for another audience, a session or a share link) → 401 `invalid_token`;
+ *   too many of those from one address → 429;
+ * - past the API's request budget of the credential (the same counters as REST when they are shared) → 429;
+ * - a `tools/call` (or resource read) whose scopes the credential lacks → 403 `insufficient_scope` naming all of them.
+ * `GET` and `DELETE` → 405: there are no sessions and no server-initiated stream.
+ */
+export async function registerMcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
+  // Its own scope: the API's problem+json answers and rate limits, not the pages' HTML errors.
+  await app.register(async (scope) => mcpRoutes(scope, options))
+}
+
+async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
+  const resource = `${options.webUrl}/mcp`
+  const deps = options.runtime.forAudience(resource)
+  const version = deps.config.version
+  const allowedOrigins = new Set([new URL(options.webUrl).origin, ...(options.allowedOrigins ?? [])])
+
+  // Every Bearer challenge (401, 403) names this resource's metadata, as the API's name its own.
+  app.decorate('resourceMetadataUrl', `${options.webUrl}/.well-known/oauth-protected-resource/mcp`)
+  app.setErrorHandler(handleError)
+  // Before anything else, limits included: a foreign Origin is refused (DNS rebinding); an allowed
+  // one gets CORS on every answer, refusals too (a browser-hosted client must read the challenge).
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('cache-control', 'no-store')
+    const origin = request.headers.origin
+    if (origin === undefined) return
+    if (!allowedOrigins.has(origin)) {
+      if (request.method === 'OPTIONS') return reply.code(403).send()
+      return rpcRefusal(reply, 403, `Forbidden: the Origin ${origin} may not call this server.`)
+    }
+    reply.header('access-control-allow-origin', origin)
+    reply.header('access-control-expose-headers', corsExposedHeaders)
+    reply.header('vary', 'Origin')
+  })
+  if (options.rateLimit !== false) await registerRateLimit(app, options.rateLimit, options.runtime.database)
+  const limiter = options.rateLimit === false ? null : app.authFailures
+
+  app.route({
+    method: 'POST',
+    url: '/mcp',
+    // As the API: content up to its limit, JSON-escaped.
+    bodyLimit: Math.max(deps.config.limits.contentBytes * 8, 1024 * 1024),
+    handler: async (request, reply) => {
+      const caller: Caller = { ...callerOf(request), surface: 'mcp' }
+      if (caller.credential === null)
+        return sendFailure(reply, {
+          code: 'unauthenticated',
+          message: 'Send `Authorization: Bearer <token>`: an API key, or an OAuth token for this server (see the resource metadata).',
+        })
+      const who = await identify(deps, caller)
+      if (!who.ok)
+        return sendFailure(reply, limiter && who.error.code === 'invalid_token' ? await limiter.failed(request, who.error) : who.error)
+      limiter?.succeeded(caller.credential.secretHash)
+      if (!acceptedKinds.has(who.value.kind))
+        return sendFailure(reply, {
+          code: 'invalid_token',
+          message: 'This credential is not accepted here: use an API key or an OAuth token for this server.',
+        })
+      const needed = scopesNeeded(request.body)
+      if (lacks(who.value, needed))
+        return sendFailure(reply, {
+          code: 'insufficient_scope',
+          message: `This call needs the scopes ${needed.map((s) => `\`${s}\``).join(', ')}.`,
+          scope: needed.join(' '),
+        })
+
+      const answer = await handleHttpRequest(
+        { url: `${options.webUrl}${request.url}`, headers: request.headers, body: request.body },
+        {
+          execute: bindingExecutor(deps, caller),
+          version,
+          onError: (error, tool) => request.log.error({ err: error, tool }, 'mcp: tool call failed'),
+        },
+      )
+      return reply.code(answer.status).headers(answer.headers).send(answer.body)
+    },
+  })
+
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: '/mcp',
+      handler: async (_request, reply) =>
+        rpcRefusal(
+          reply.header('allow', 'POST, OPTIONS'),
+          405,
+          'Method not allowed: this server is stateless; send JSON-RPC requests with POST.',
+        ),
+    })
+  }
+
+  app.options('/mcp', async (_request, reply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-methods', 'POST, OPTIONS')
+      .header('access-control-allow-headers', corsRequestHeaders)
+      .header('access-control-max-age', '7200')
+      .send(),
+  )
+}
+
+/** A refusal the MCP transport itself would give: a JSON-RPC error with no id. */
+function rpcRefusal(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply
+    .code(status)
+    .type('application/json')
+    .send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }))
+}

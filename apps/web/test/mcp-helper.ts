@@ -1,0 +1,48 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { issueOperatorToken, type Scope } from '@quire/core'
+import type { TestWeb } from './helper.ts'
+
+/** A fresh user with an API key (all scopes unless given). */
+export async function userWithKey(web: TestWeb, email: string, scopes?: readonly Scope[]) {
+  const issued = await issueOperatorToken(web.runtime.operator, { email, ...(scopes ? { scopes: [...scopes] } : {}) })
+  return { token: issued.secret, username: issued.user.username, userId: issued.user.id }
+}
+
+/** The SDK's client over Streamable HTTP against the running web app's `/mcp`, with a bearer token (or none). */
+export async function mcpClient(web: TestWeb, token: string | null): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${web.url}/mcp`), {
+    requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} },
+  })
+  const client = new Client({ name: 'quire-test', version: '0.0.0' })
+  await client.connect(transport)
+  return client
+}
+
+/** A tool result's error (the JSON block of an `isError` result). */
+export function toolError(result: CallToolResult): Record<string, unknown> & { code: string; retryable: boolean } {
+  if (!result.isError) throw new Error(`expected an error, got ${JSON.stringify(result.structuredContent)}`)
+  const block = result.content[1]
+  if (block?.type !== 'text') throw new Error('no error JSON block')
+  return (JSON.parse(block.text) as { error: Record<string, unknown> & { code: string; retryable: boolean } }).error
+}
+
+/** The first text block of a result. */
+export function textOf(result: CallToolResult): string {
+  const block = result.content[0]
+  return block?.type === 'text' ? block.text : ''
+}
+
+/** Calls a tool and returns its structured content, failing on an error result. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult
+  if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`)
+  return result.structuredContent as Record<string, unknown>
+}
+
+/** Calls a tool that must fail; its error. */
+export async function callFailing(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult
+  return { error: toolError(result), text: textOf(result) }
+}

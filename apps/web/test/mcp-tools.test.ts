@@ -1,0 +1,289 @@
+/**
+ * The 22 MCP tools through the SDK's own client over Streamable HTTP, against the running web
+ * app on a real database: every tool's success (its structuredContent validated with Ajv against
+ * the outputSchema the server advertised) and a failure of each, the conflict with its diff,
+ * windows of a large content, resources, idempotent retries and the audit trail.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { Ajv, type ValidateFunction } from 'ajv'
+import addFormats from 'ajv-formats'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestWeb, type TestWeb } from './helper.ts'
+import { callFailing, mcpClient, textOf, userWithKey } from './mcp-helper.ts'
+
+let web: TestWeb
+let owner: { token: string; username: string; userId: string }
+let client: Client
+let stranger: Client
+const validators = new Map<string, ValidateFunction>()
+
+/** Calls a tool and checks its structured content against the advertised output schema. */
+async function checked(name: string, args: Record<string, unknown> = {}, as: Client = client) {
+  const result = (await as.callTool({ name, arguments: args })) as CallToolResult
+  expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy()
+  const validate = validators.get(name)
+  if (!validate) throw new Error(`no output schema for ${name}`)
+  expect(validate(result.structuredContent), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true)
+  expect(textOf(result).length).toBeGreaterThan(0)
+  return result.structuredContent as Record<string, unknown>
+}
+
+const artifactArgs = (slug: string, content: string) => ({
+  ownerUsername: owner.username,
+  projectSlug: 'notes',
+  slug,
+  type: 'md',
+  title: `Doc ${slug}`,
+  description: 'A test document',
+  content,
+  changelog: 'first',
+  access: { publicView: false, publicEdit: false },
+})
+
+beforeAll(async () => {
+  web = await startTestWeb()
+  owner = await userWithKey(web, 'owner@example.com')
+  client = await mcpClient(web, owner.token)
+  stranger = await mcpClient(web, (await userWithKey(web, 'stranger@example.com')).token)
+  const ajv = new Ajv({ strict: false, allErrors: true })
+  addFormats.default(ajv)
+  const { tools } = await client.listTools()
+  for (const tool of tools) validators.set(tool.name, ajv.compile(tool.outputSchema ?? {}))
+})
+afterAll(async () => {
+  await client?.close()
+  await stranger?.close()
+  await web?.close()
+})
+
+describe('every tool, through the SDK client', () => {
+  let artifactId: string
+  let workspaceId: string
+
+  it('answers each success with structuredContent matching its outputSchema', async () => {
+    const me = await checked('get_current_principal')
+    expect(me).toMatchObject({ username: owner.username, email: 'owner@example.com' })
+    workspaceId = me.personalWorkspaceId as string
+
+    const workspaces = await checked('list_workspaces')
+    expect((workspaces.items as { id: string }[]).map((w) => w.id)).toContain(workspaceId)
+
+    expect(await checked('check_project_slug_availability', { ownerUsername: owner.username, slug: 'notes' })).toMatchObject({
+      available: true,
+    })
+    const project = await checked('create_project', { ownerUsername: owner.username, slug: 'notes', title: 'Notes', icon: '📝' })
+    expect(project).toMatchObject({ slug: 'notes', ownerUsername: owner.username })
+    expect(await checked('check_project_slug_availability', { ownerUsername: owner.username, slug: 'notes' })).toMatchObject({
+      available: false,
+    })
+    expect((await checked('list_projects')).items).toHaveLength(1)
+
+    const created = await checked('create_artifact', artifactArgs('hello', '# Hello\n\nfirst line\n'))
+    artifactId = created.id as string
+    expect(created).toMatchObject({ slug: 'hello', latestVersion: 1, type: 'md' })
+    expect((await checked('list_artifacts')).items).toHaveLength(1)
+    expect(((await checked('list_workspace_artifacts', { workspaceId })).items as { id: string }[])[0]?.id).toBe(artifactId)
+    expect(await checked('get_artifact', { artifactId })).toMatchObject({ id: artifactId, latestVersion: 1 })
+
+    const updated = await checked('update_artifact', {
+      artifactId,
+      content: '# Hello\n\nsecond line\n',
+      changelog: 'second',
+      expectedLatestVersion: 1,
+    })
+    expect(updated).toMatchObject({ versionNumber: 2, changelog: 'second', restoredFrom: null })
+    const content = await checked('get_artifact_content', { artifactId })
+    expect(content).toMatchObject({ versionNumber: 2, content: '# Hello\n\nsecond line\n', truncated: false, nextOffset: null, offset: 0 })
+    expect(await checked('get_artifact_content', { artifactId, versionNumber: 1 })).toMatchObject({
+      versionNumber: 1,
+      content: '# Hello\n\nfirst line\n',
+    })
+
+    const diff = await checked('diff_artifact_versions', { artifactId, fromVersion: 1, toVersion: 2 })
+    expect(diff).toMatchObject({ additions: 1, deletions: 1 })
+    expect(diff.diff).toContain('-first line')
+    expect(diff.diff).toContain('+second line')
+
+    expect(await checked('restore_artifact_version', { artifactId, versionNumber: 1 })).toMatchObject({ versionNumber: 3, restoredFrom: 1 })
+    const versions = await checked('list_artifact_versions', { artifactId, limit: 2 })
+    expect((versions.items as { versionNumber: number }[]).map((v) => v.versionNumber)).toEqual([3, 2])
+    expect(typeof versions.nextCursor).toBe('string')
+    const rest = await checked('list_artifact_versions', { artifactId, limit: 2, cursor: versions.nextCursor })
+    expect((rest.items as { versionNumber: number }[]).map((v) => v.versionNumber)).toEqual([1])
+
+    expect(await checked('get_artifact_access', { artifactId })).toMatchObject({ publicView: false, viewerEmails: [] })
+    expect(await checked('set_artifact_access', { artifactId, access: { viewerEmails: ['friend@example.com'] } })).toMatchObject({
+      viewerEmails: ['friend@example.com'],
+    })
+
+    const link = await checked('create_share_link', { artifactId, role: 'viewer' })
+    expect(typeof link.secret).toBe('string')
+    const links = await checked('list_share_links', { artifactId })
+    expect((links.items as { id: string }[]).map((l) => l.id)).toEqual([link.id])
+    expect(await checked('revoke_share_link', { shareLinkId: link.id })).toMatchObject({ status: 'revoked' })
+
+    expect(await checked('resolve_path', { ownerUsername: owner.username, projectSlug: 'notes' })).toMatchObject({
+      kind: 'project',
+      project: { slug: 'notes' },
+    })
+    expect(await checked('resolve_path', { ownerUsername: owner.username, projectSlug: 'notes', slug: 'hello' })).toMatchObject({
+      kind: 'artifact',
+      artifact: { id: artifactId },
+    })
+
+    const events = await checked('list_audit_events', { artifactId, limit: 100 })
+    const actions = (events.items as { action: string }[]).map((e) => e.action)
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'artifact.created',
+        'artifact.version_created',
+        'artifact.restored',
+        'share_link.created',
+        'share_link.revoked',
+      ]),
+    )
+    expect((await checked('list_audit_events', { limit: 5 })).items).toBeInstanceOf(Array)
+
+    const other = await checked('create_artifact', artifactArgs('bye', 'bye\n'))
+    expect(await checked('delete_artifact', { artifactId: other.id })).toMatchObject({ id: other.id })
+    expect((await callFailing(client, 'get_artifact', { artifactId: other.id })).error.code).toBe('not_found')
+  })
+
+  it('records every change made through MCP with via.surface "mcp" and the exact key', async () => {
+    const events = await checked('list_audit_events', { artifactId, limit: 100 })
+    const items = events.items as { action: string; via: { surface: string; credential: string; credentialId: string } }[]
+    expect(items.length).toBeGreaterThan(4)
+    for (const event of items) expect(event.via).toMatchObject({ surface: 'mcp', credential: 'api_key' })
+    expect(new Set(items.map((e) => e.via.credentialId)).size).toBe(1)
+  })
+
+  it('fails each tool as an isError result with a code, retryability and a next step', async () => {
+    const unknown = 'art_00000000000000000000000000'
+    const failing: [string, Record<string, unknown>, string][] = [
+      ['list_workspaces', { cursor: 'not-a-cursor' }, 'invalid_cursor'],
+      ['list_projects', { limit: 0 }, 'validation_failed'],
+      ['create_project', { ownerUsername: owner.username, slug: 'notes', title: 'Again', icon: 'N' }, 'slug_taken'],
+      ['check_project_slug_availability', { ownerUsername: owner.username }, 'validation_failed'],
+      ['list_artifacts', { cursor: 'x' }, 'invalid_cursor'],
+      ['list_workspace_artifacts', { workspaceId: 'ws_00000000000000000000000000' }, 'not_found'],
+      ['create_artifact', artifactArgs('hello', 'again'), 'slug_taken'],
+      ['update_artifact', { artifactId: unknown, content: 'x', expectedLatestVersion: 1 }, 'not_found'],
+      ['restore_artifact_version', { artifactId, versionNumber: 99 }, 'not_found'],
+      ['delete_artifact', { artifactId: unknown }, 'not_found'],
+      ['get_artifact', { artifactId: unknown }, 'not_found'],
+      ['get_artifact_content', { artifactId, versionNumber: 99 }, 'not_found'],
+      ['list_artifact_versions', { artifactId, limit: 101 }, 'validation_failed'],
+      ['diff_artifact_versions', { artifactId, fromVersion: 1, toVersion: 99 }, 'not_found'],
+      ['get_artifact_access', { artifactId: unknown }, 'not_found'],
+      ['set_artifact_access', { artifactId, access: { publicView: 'yes' } }, 'validation_failed'],
+      ['create_share_link', { artifactId, role: 'owner' }, 'validation_failed'],
+      ['list_share_links', { artifactId: unknown }, 'not_found'],
+      ['revoke_share_link', { shareLinkId: 'shl_00000000000000000000000000' }, 'not_found'],
+      ['list_audit_events', { limit: 500 }, 'validation_failed'],
+      ['resolve_path', { ownerUsername: owner.username, projectSlug: 'nope' }, 'not_found'],
+      ['get_current_principal', { extra: 1 }, 'validation_failed'],
+    ]
+    expect(new Set(failing.map(([name]) => name)).size).toBe(22)
+    for (const [name, args, code] of failing) {
+      const { error, text } = await callFailing(client, name, args)
+      expect(error.code, name).toBe(code)
+      expect(typeof error.retryable, name).toBe('boolean')
+      expect(text, name).toMatch(/\n\n\S/) // the next step, after the sentence
+    }
+  })
+
+  it('names the field for wrong types, unknown fields, missing fields and a limit above 100', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['get_artifact', { artifactId: 42 }, '/artifactId'],
+      ['get_artifact', { artifactId: 'a', colour: 'red' }, '/colour'],
+      ['update_artifact', { artifactId: 'a', content: 'x' }, '/expectedLatestVersion'],
+      ['list_artifact_versions', { artifactId: 'a', limit: 101 }, '/limit'],
+    ]
+    for (const [name, args, path] of cases) {
+      const { error, text } = await callFailing(client, name, args)
+      expect(error).toMatchObject({ code: 'validation_failed', retryable: false })
+      expect((error.errors as { path: string }[]).map((e) => e.path)).toEqual([path])
+      expect(text).toContain(path.slice(1))
+    }
+  })
+
+  it('answers a stale expectedLatestVersion with the current version and the diff missed, writing nothing', async () => {
+    const before = await checked('get_artifact', { artifactId })
+    // Version 3 restored version 1: from 2, the caller missed "second line" becoming "first line" again.
+    const { error, text } = await callFailing(client, 'update_artifact', { artifactId, content: 'mine\n', expectedLatestVersion: 2 })
+    expect(error).toMatchObject({ code: 'version_conflict', latestVersion: before.latestVersion, expectedLatestVersion: 2 })
+    expect(error.diff).toContain('-second line')
+    expect(error.diff).toContain('+first line')
+    expect(text).toContain('+first line')
+    expect(text).toContain(`expectedLatestVersion ${before.latestVersion}`)
+    expect(await checked('get_artifact', { artifactId })).toMatchObject({ latestVersion: before.latestVersion })
+  })
+
+  it("answers another user's private artifact as not found, exactly as REST does", async () => {
+    const { error } = await callFailing(stranger, 'get_artifact', { artifactId })
+    const { error: unknownError } = await callFailing(stranger, 'get_artifact', { artifactId: 'art_00000000000000000000000000' })
+    expect(error.code).toBe('not_found')
+    expect(error.detail).toBe(unknownError.detail)
+    expect((await callFailing(stranger, 'update_artifact', { artifactId, content: 'x', expectedLatestVersion: 3 })).error.code).toBe(
+      'not_found',
+    )
+  })
+
+  it('replays a retried create with the same idempotencyKey instead of creating twice', async () => {
+    const args = { ...artifactArgs('retry', 'once\n'), idempotencyKey: 'create-retry-1' }
+    const first = await checked('create_artifact', args)
+    const again = await checked('create_artifact', args)
+    expect(again.id).toBe(first.id)
+    const { error } = await callFailing(client, 'create_artifact', { ...args, title: 'Different' })
+    expect(error.code).toBe('idempotency_key_reused')
+  })
+})
+
+describe('large content', () => {
+  it('returns bounded windows whose concatenation is the exact content', async () => {
+    // About 1 MB with multi-byte characters, so windows must not split one.
+    const line = 'Ünïcödé ✓ — 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 line of text for the window test\n'
+    const content = line.repeat(Math.floor(1_000_000 / Buffer.byteLength(line)))
+    const created = await checked('create_artifact', artifactArgs('large', content))
+    const windows: string[] = []
+    let offset: number | null = 0
+    while (offset !== null) {
+      const window = await checked('get_artifact_content', { artifactId: created.id, offset })
+      expect(Buffer.byteLength(window.content as string)).toBeLessThanOrEqual(256 * 1024)
+      windows.push(window.content as string)
+      expect(window.truncated).toBe(window.nextOffset !== null)
+      offset = window.nextOffset as number | null
+    }
+    expect(windows.length).toBe(Math.ceil(Buffer.byteLength(content) / (256 * 1024)))
+    expect(windows.join('')).toBe(content)
+    expect((await callFailing(client, 'get_artifact_content', { artifactId: created.id, offset: 1 })).error.code).toBe('validation_failed')
+  })
+})
+
+describe('resources', () => {
+  it('advertises the artifact template, reads markdown as text/markdown, and answers an unknown URI with -32002', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates()
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['quire://{ownerUsername}/{projectSlug}/{slug}{?version}'])
+    const read = await client.readResource({ uri: `quire://${owner.username}/notes/hello` })
+    expect(read.contents).toEqual([
+      { uri: `quire://${owner.username}/notes/hello`, mimeType: 'text/markdown', text: '# Hello\n\nfirst line\n' },
+    ])
+    const pinned = await client.readResource({ uri: `quire://${owner.username}/notes/hello?version=2` })
+    expect(pinned.contents[0]).toMatchObject({ text: '# Hello\n\nsecond line\n' })
+    const { resources } = await client.listResources()
+    expect(resources.map((r) => r.uri)).toContain(`quire://${owner.username}/notes/hello`)
+    for (const uri of [
+      `quire://${owner.username}/notes/missing`,
+      'https://example.com/x',
+      `quire://${owner.username}/notes/hello?version=99`,
+    ]) {
+      const error = await client.readResource({ uri }).catch((e: unknown) => e)
+      expect(error, uri).toBeInstanceOf(McpError)
+      expect((error as McpError).code, uri).toBe(-32002)
+    }
+    // Under the same access rules: a stranger does not find it either.
+    const hidden = await stranger.readResource({ uri: `quire://${owner.username}/notes/hello` }).catch((e: unknown) => e)
+    expect((hidden as McpError).code).toBe(-32002)
+  })
+})

@@ -1,0 +1,106 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { errorCodes, type Failure } from '@quire/core'
+
+/**
+ * The error a failed tool call carries (our one error schema, as REST's problem body): the stable
+ * `code`, whether the same call may succeed later, what went wrong, and the members that help
+ * (`scope` the credential lacks, `errors` per field, `latestVersion` and `diff` on a conflict).
+ */
+export interface ToolError {
+  readonly code: Failure['code']
+  readonly retryable: boolean
+  readonly title: string
+  readonly detail: string
+  readonly scope?: string
+  readonly errors?: ReadonlyArray<{ path: string; message: string }>
+  readonly [member: string]: unknown
+}
+
+export function toolErrorOf(failure: Failure): ToolError {
+  const { retryable, title } = errorCodes[failure.code]
+  return {
+    code: failure.code,
+    retryable,
+    title,
+    detail: failure.message,
+    ...(failure.scope ? { scope: failure.scope } : {}),
+    ...(failure.errors ? { errors: failure.errors } : {}),
+    ...failure.meta,
+  }
+}
+
+/** What an agent should do next, for each kind of failure: the sentence that lets it recover on its own. */
+function nextStep(error: ToolError): string {
+  switch (error.code) {
+    case 'validation_failed':
+      return 'Fix the arguments named above and call the tool again.'
+    case 'invalid_cursor':
+      return 'Start the listing again without `cursor`, then pass each `nextCursor` back unchanged.'
+    case 'unauthenticated':
+    case 'invalid_token':
+      return 'The connection has no valid credential: reconnect (sign in again, or configure a valid API key).'
+    case 'insufficient_scope':
+      return `The credential lacks the \`${error.scope ?? 'required'}\` scope: reconnect with a key or sign-in that grants it, or ask the user to.`
+    case 'forbidden':
+      return 'Your role does not allow this: ask an owner or admin of the workspace, or use another artifact.'
+    case 'not_found':
+      return 'Check the id or path: list_artifacts and resolve_path find artifacts; something you may not see is reported as not found too.'
+    case 'version_conflict': {
+      const latest = typeof error.latestVersion === 'number' ? error.latestVersion : 'the latest'
+      return `Read version ${latest} (get_artifact_content), merge your change into it (the diff above is what you missed), and call update_artifact again with expectedLatestVersion ${latest}.`
+    }
+    case 'precondition_required':
+      return 'Pass `expectedLatestVersion`: the `latestVersion` that get_artifact returns.'
+    case 'slug_taken':
+      return 'Choose another slug (the availability tools tell which are free).'
+    case 'payload_too_large':
+      return 'Make the content smaller than the limit named above.'
+    case 'idempotency_key_reused':
+      return 'Use a new `idempotencyKey` for a different request.'
+    case 'rate_limited':
+      return `Wait${typeof error.retryAfter === 'number' ? ` ${error.retryAfter} s` : ''} and call again.`
+    default:
+      return error.retryable ? 'Call again in a moment.' : 'This call cannot succeed as it is.'
+  }
+}
+
+/**
+ * A failure as a tool result (never a protocol error): `isError`, a sentence with the next step
+ * for hosts that show text, and the error itself as JSON. (No `structuredContent`: it must match
+ * the tool's output schema, which describes success.)
+ */
+export function failureResult(failure: Failure): CallToolResult {
+  const error = toolErrorOf(failure)
+  const lines = [`${error.title} (${error.code}): ${error.detail}`]
+  if (error.errors && error.code === 'validation_failed' && !error.detail.includes('`'))
+    lines.push(...error.errors.map(({ path, message }) => `- ${path} ${message}`))
+  if (typeof error.diff === 'string' && error.diff !== '') lines.push('', 'What changed since the version you expected:', error.diff)
+  lines.push('', nextStep(error))
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: lines.join('\n') },
+      { type: 'text', text: JSON.stringify({ error }) },
+    ],
+  }
+}
+
+/** A success: the structured answer, and a text rendering for hosts that show text only. */
+export function successResult(structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: textOf(structured) }], structuredContent: structured }
+}
+
+/**
+ * The text of a success: the document itself where the answer is one (content, a diff), with a
+ * line saying what it is; else the answer as JSON.
+ */
+function textOf(value: Record<string, unknown>): string {
+  if (typeof value.content === 'string' && typeof value.versionNumber === 'number') {
+    const more = value.truncated ? `; more from offset ${String(value.nextOffset)}` : ''
+    return `${String(value.artifactId)} version ${value.versionNumber} (${String(value.type)}, ${String(value.size)} bytes, from byte ${String(value.offset)}${more}):\n\n${value.content}`
+  }
+  if (typeof value.diff === 'string' && typeof value.fromVersion === 'number') {
+    return `Versions ${value.fromVersion} → ${String(value.toVersion)}: +${String(value.additions)} −${String(value.deletions)} lines\n\n${value.diff || '(identical)'}`
+  }
+  return JSON.stringify(value, null, 2)
+}

@@ -1,0 +1,105 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
+import type { Execute } from './execute.ts'
+import { artifactTemplate, listResources, readResource } from './resources.ts'
+import { failureResult, successResult } from './results.ts'
+import { type CompiledTool, compileTool } from './tools/compile.ts'
+import { shapeOutput } from './tools/output.ts'
+import { tools } from './tools/table.ts'
+
+/** The tool table, compiled once per process: schemas, annotations, scopes. */
+export const compiledTools: readonly CompiledTool[] = tools.map(compileTool)
+const byName = new Map(compiledTools.map((tool) => [tool.name, tool]))
+
+/** A tool of the table by name (the HTTP edge asks which scopes a `tools/call` needs before the call runs). */
+export function toolNamed(name: string): CompiledTool | undefined {
+  return byName.get(name)
+}
+
+const listing: Tool[] = compiledTools.map((tool) => ({
+  name: tool.name,
+  title: tool.title,
+  description: tool.description,
+  inputSchema: tool.inputSchema as Tool['inputSchema'],
+  outputSchema: tool.outputSchema as Tool['outputSchema'],
+  annotations: tool.annotations,
+}))
+
+/**
+ * The validator the SDK's server keeps for schemas a client sends (elicitation answers). Ours
+ * never changes, so every server shares one: left to itself, each new server (one per HTTP
+ * request) would build an Ajv instance, a tenth of a request's CPU.
+ */
+const jsonSchemaValidator = new AjvJsonSchemaValidator()
+
+const instructions = [
+  'Quire publishes versioned documents ("artifacts") in projects under an owner namespace (a username or a team workspace).',
+  'Start with get_current_principal (your namespace) and list_projects or list_artifacts; resolve_path turns a web path like owner/project/slug into ids.',
+  'Every change is a new immutable version: update_artifact needs the latestVersion you read as expectedLatestVersion, and a conflict shows the diff you missed.',
+  'Failures come back as tool results with isError and a JSON error (code, retryable) naming the next step.',
+].join(' ')
+
+export interface McpServerOptions {
+  /** Runs the operations (bindingExecutor here, clientExecutor against a remote Quire). */
+  readonly execute: Execute
+  /** The server's version (the package's), reported on initialize. */
+  readonly version: string
+  /** Told about a tool call that threw (a bug or an outage): the caller gets `internal_error`, never a stack. */
+  readonly onError?: (error: unknown, tool: string) => void
+}
+
+/** Runs one tool call: parse, call the operation, shape the answer; every failure a tool result. */
+export async function callTool(tool: CompiledTool, rawArgs: unknown, options: McpServerOptions): Promise<CallToolResult> {
+  const parsed = tool.parse(rawArgs)
+  if (!parsed.ok) return failureResult(parsed.error)
+  const { call, args } = parsed.value
+  try {
+    const result = await options.execute(call)
+    if (!result.ok) return failureResult(result.error)
+    const shaped = shapeOutput(tool.spec, call.operation, result.value, args)
+    return shaped.ok ? successResult(shaped.value as Record<string, unknown>) : failureResult(shaped.error)
+  } catch (error) {
+    options.onError?.(error, tool.name)
+    return failureResult({
+      code: 'internal_error',
+      message: 'Quire failed to complete this call; nothing is known to have changed. Try again.',
+    })
+  }
+}
+
+/**
+ * A Quire MCP server: the 22 tools of the tool table and the artifact resources, over whatever
+ * transport it is connected to. It holds nothing between requests, so the HTTP edge builds one
+ * per request (stateless Streamable HTTP) and stdio keeps one for the process.
+ */
+export function createMcpServer(options: McpServerOptions): Server {
+  const server = new Server(
+    { name: 'quire', title: 'Quire', version: options.version, websiteUrl: 'https://github.com/quire' },
+    { capabilities: { tools: {}, resources: {} }, instructions, jsonSchemaValidator },
+  )
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }))
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name)
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool: ${request.params.name}. tools/list names the ${compiledTools.length} tools.`,
+      )
+    return callTool(tool, request.params.arguments, options)
+  })
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [artifactTemplate] }))
+  server.setRequestHandler(ListResourcesRequestSchema, (request) => listResources(options.execute, request.params?.cursor))
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(options.execute, request.params.uri))
+  return server
+}

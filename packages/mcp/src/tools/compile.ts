@@ -1,0 +1,184 @@
+import {
+  fail,
+  IdempotencyKey,
+  illFormedText,
+  type OperationId,
+  type OperationSpec,
+  operations,
+  type Result,
+  type Scope,
+  scopeFor,
+} from '@quire/core'
+import { type TObject, type TSchema, Type } from 'typebox'
+import { Compile } from 'typebox/compile'
+import type { ExtraField, FieldSource, ToolSpec } from './define.ts'
+import { outputOf } from './output.ts'
+
+/** The MCP tool annotations (all four always set: the protocol's defaults are the pessimistic ones). */
+export interface ToolAnnotations {
+  readonly title: string
+  readonly readOnlyHint: boolean
+  readonly destructiveHint: boolean
+  readonly idempotentHint: boolean
+  readonly openWorldHint: false
+}
+
+/** What a tool call turns into: one operation of the table with its input. */
+export interface OperationCall {
+  readonly operation: OperationId
+  readonly input: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown }
+  readonly idempotencyKey?: string
+}
+
+/** A row of the tool table made ready to serve: JSON Schemas, annotations, scopes and the mapping to its operation. */
+export interface CompiledTool {
+  readonly spec: ToolSpec
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  /** JSON Schema of the arguments, from the operation's TypeBox schemas. */
+  readonly inputSchema: Record<string, unknown>
+  /** JSON Schema of `structuredContent`. */
+  readonly outputSchema: Record<string, unknown>
+  readonly annotations: ToolAnnotations
+  /** The scopes a credential needs for the tool (all of them, for one challenge). */
+  readonly scopes: readonly Scope[]
+  /** The arguments checked against the input schema: the operation call, or `validation_failed` naming each field. */
+  parse(args: unknown): Result<{ call: OperationCall; args: Record<string, unknown> }>
+}
+
+/** The schema at a field source of an operation, and whether the operation requires it. */
+function sourceSchema(op: OperationSpec, source: FieldSource): { schema: TSchema; required: boolean } {
+  if (source === 'idempotencyKey') return { schema: IdempotencyKey, required: false }
+  if (source === 'body') {
+    if (!op.body) throw new Error('the operation has no body')
+    return { schema: op.body, required: !op.bodyOptional }
+  }
+  const [part, name] = source.split('.') as ['params' | 'query' | 'body', string]
+  const container = op[part] as TObject | undefined
+  const schema = container?.properties?.[name]
+  if (!container || !schema) throw new Error(`the operation has no ${source}`)
+  return { schema, required: (container.required ?? []).includes(name) }
+}
+
+function isExtra(value: FieldSource | ExtraField): value is ExtraField {
+  return typeof value === 'object'
+}
+
+/** A schema as plain JSON (no TypeBox markers), for `tools/list`. */
+function plain(schema: TSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>
+}
+
+/** The input schema of a tool: each field's schema is its operation's, required where the operation requires it. */
+export function inputSchemaOf(spec: ToolSpec): TObject {
+  const op: OperationSpec = operations[spec.operation]
+  const properties: Record<string, TSchema> = {}
+  for (const [field, source] of Object.entries({ ...spec.fields, ...spec.extensions })) {
+    if (isExtra(source)) {
+      properties[field] = Type.Optional(source.schema)
+      continue
+    }
+    const { schema, required } = sourceSchema(op, source)
+    const optional = !required || spec.without?.field === field
+    // A spread copy drops TypeBox's optional marker: the field is required here.
+    properties[field] = optional && !spec.require?.includes(field) ? Type.Optional(schema) : { ...schema }
+  }
+  return Type.Object(properties, { additionalProperties: false })
+}
+
+/** Every scope the tool's operations need. */
+function scopesOf(spec: ToolSpec): Scope[] {
+  const ids = [spec.operation, ...(spec.without ? [spec.without.operation] : [])]
+  const found = new Set<Scope>()
+  for (const id of ids) {
+    const action = operations[id].action
+    const scope = action ? scopeFor(action) : null
+    if (scope) found.add(scope)
+  }
+  return [...found]
+}
+
+/** Where a validation issue is, as a field path of the tool's arguments (`/content`). */
+function issuePath(issue: { instancePath: string; keyword: string; params: Record<string, unknown> }): string[] {
+  if (issue.keyword === 'required') {
+    const missing = issue.params.requiredProperties ?? issue.params.missingProperty
+    return (Array.isArray(missing) ? missing : [missing]).map((name) => `${issue.instancePath}/${String(name)}`)
+  }
+  if (issue.keyword === 'additionalProperties') {
+    const extra = issue.params.additionalProperties ?? issue.params.additionalProperty
+    return (Array.isArray(extra) ? extra : [extra]).map((name) => `${issue.instancePath}/${String(name)}`)
+  }
+  return [issue.instancePath]
+}
+
+function issueMessage(issue: { keyword: string; message?: string; params: Record<string, unknown> }): string {
+  if (issue.keyword === 'required') return 'is required'
+  if (issue.keyword === 'additionalProperties') return 'is not an allowed field'
+  return issue.message ?? 'is not valid'
+}
+
+/** The arguments' field errors: ill-formed text first, then the schema's complaints, one per path. */
+function argumentErrors(validator: ReturnType<typeof Compile>, args: unknown): { path: string; message: string }[] {
+  const text = illFormedText(args)
+  if (text.length > 0) return text.map(({ path, message }) => ({ path: path || '/', message }))
+  if (validator.Check(args)) return []
+  const errors = new Map<string, string>()
+  for (const issue of validator.Errors(args)) {
+    // A field that is not allowed shows twice (the `false` schema, and the object's keyword): once is enough.
+    if (issue.keyword === 'boolean') continue
+    for (const path of issuePath(issue)) if (!errors.has(path)) errors.set(path || '/', issueMessage(issue))
+  }
+  return [...errors].map(([path, message]) => ({ path, message }))
+}
+
+function sentenceOf(errors: readonly { path: string; message: string }[]): string {
+  const named = errors.map(({ path, message }) => `\`${path.slice(1) || 'arguments'}\` ${message}`)
+  return `The arguments are not valid: ${named.join('; ')}.`
+}
+
+/** Compiles one row of the tool table. */
+export function compileTool(spec: ToolSpec): CompiledTool {
+  const op: OperationSpec = operations[spec.operation]
+  const input = inputSchemaOf(spec)
+  const validator = Compile(input)
+  const hints = op.hints
+  return {
+    spec,
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: plain(input),
+    outputSchema: plain(outputOf(spec)),
+    annotations: {
+      title: spec.title,
+      readOnlyHint: hints.readOnly,
+      destructiveHint: hints.destructive,
+      idempotentHint: hints.idempotent,
+      openWorldHint: false,
+    },
+    scopes: scopesOf(spec),
+    parse(raw) {
+      const args = raw ?? {}
+      const errors = argumentErrors(validator, args)
+      if (errors.length > 0) return fail('validation_failed', sentenceOf(errors), { errors })
+      const given = args as Record<string, unknown>
+      const operation = spec.without && given[spec.without.field] === undefined ? spec.without.operation : spec.operation
+      const call: { -readonly [K in keyof OperationCall]: OperationCall[K] } = {
+        operation,
+        input: { params: {}, query: {}, body: (operations[operation] as OperationSpec).body ? {} : undefined },
+      }
+      for (const [field, source] of Object.entries({ ...spec.fields, ...spec.extensions })) {
+        const value = given[field]
+        if (value === undefined || isExtra(source)) continue
+        if (source === 'idempotencyKey') call.idempotencyKey = value as string
+        else if (source === 'body') call.input.body = value
+        else {
+          const [part, name] = source.split('.') as ['params' | 'query' | 'body', string]
+          ;(call.input[part] as Record<string, unknown>)[name] = value
+        }
+      }
+      return { ok: true, value: { call, args: given } }
+    },
+  }
+}

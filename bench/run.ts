@@ -1,11 +1,11 @@
 /**
  * `pnpm bench`: every benchmark, each printing Quire's figures beside a baseline measured in the
- * same run. `pnpm bench diff` or `pnpm bench api` runs one; extra arguments go to it.
+ * same run. `pnpm bench diff`, `pnpm bench api` or `pnpm bench mcp` runs one; extra arguments go to it.
  */
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 
-const suites = { diff: 'bench/diff/run.ts', api: 'bench/api/run.ts', cli: 'bench/cli/run.ts' } as const
+const suites = { diff: 'bench/diff/run.ts', api: 'bench/api/run.ts', cli: 'bench/cli/run.ts', mcp: 'bench/mcp/run.ts' } as const
 const [only, ...rest] = process.argv.slice(2)
 const chosen = only && only in suites ? [only as keyof typeof suites] : (Object.keys(suites) as (keyof typeof suites)[])
 const root = resolve(import.meta.dirname, '..')

@@ -9,13 +9,10 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { bounded } from '../harness.ts'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '40' } } })
-const runs = Number(values.runs)
-if (!Number.isInteger(runs) || runs < 1) {
-  process.stderr.write(`--runs takes a whole number of at least 1, not ${JSON.stringify(values.runs)}.\n`)
-  process.exit(2)
-}
+const runs = bounded(values, 'runs', 1, 1000)
 const bin = resolve(import.meta.dirname, '../../packages/cli/dist/bin.js')
 if (!existsSync(bin)) {
   process.stderr.write(`No built CLI at ${bin}: run \`pnpm -F @quire/cli build\` (or \`pnpm check\`) first.\n`)

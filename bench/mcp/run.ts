@@ -1,0 +1,227 @@
+/**
+ * bench/mcp: reading an artifact's content over MCP (`tools/call get_artifact_content`, Streamable
+ * HTTP, `POST /mcp` on the web app) against the REST read (`GET /api/artifacts/:id/content`) of
+ * the same artifact with the same API key, in the same run. Both apps run as `pnpm start` runs
+ * them (apps/web/src/serve-local.ts: the API and the web app in one process, on one runtime), here
+ * on PostgreSQL, with autocannon on 127.0.0.1. Prints req/s, p99, CPU per request and MCP/REST.
+ *
+ *   pnpm bench mcp [--duration 5] [--connections 50] [--rounds 5] [--pool 10] [--only latest]
+ *
+ * QUIRE_BENCH_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { finishTestRun, type TestDatabase } from '@quire/storage/testing'
+import type autocannon from 'autocannon'
+import { seed } from '../api/seed.ts'
+import * as harness from '../harness.ts'
+
+const { duration, connections, rounds, pool, only } = harness.loadOptions('database pool size of the one runtime both surfaces share')
+/** The MCP revision the requests announce (the transport answers 400 to one it does not support). */
+const protocolVersion = '2025-11-25'
+
+/** One side of a case: what autocannon sends, and the exact body every answer must carry. */
+interface Target {
+  readonly url: string
+  readonly method: 'GET' | 'POST'
+  readonly headers: Record<string, string>
+  readonly body?: string
+}
+
+/** Loads one side of a case, autocannon checking every answer against `expectBody`. */
+function measure(
+  server: harness.Server,
+  target: Target,
+  expectBody: string,
+  extra: Partial<autocannon.Options> = {},
+): Promise<harness.Figures> {
+  return harness.load(server, duration, { connections, ...target, expectBody, ...extra })
+}
+
+/** Socket errors and timeouts, non-2xx answers, and 2xx answers whose body is not the expected one, over all rounds. */
+function bad(xs: harness.Figures[]): number {
+  return xs.reduce((n, x) => n + x.errors + x.timeouts + x.non2xx + x.mismatches, 0)
+}
+
+/** Sends `target` once; its body, after checking it is a 200 carrying `content` (and passing `check`). */
+async function answerOf(target: Target, content: string, check: (body: string) => boolean = () => true): Promise<string> {
+  const response = await fetch(target.url, { method: target.method, headers: target.headers, body: target.body ?? null })
+  const body = await response.text()
+  if (response.status !== 200 || !check(body))
+    throw new Error(`${target.method} ${target.url} answered ${response.status}, not the content:\n${body.slice(0, 600)}`)
+  if (!body.includes(JSON.stringify(content).slice(1, -1)) && !body.includes(content))
+    throw new Error(`${target.method} ${target.url} did not carry the artifact's content:\n${body.slice(0, 600)}`)
+  return body
+}
+
+const run = await harness.postgresRun()
+const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-mcp-'))
+let database: TestDatabase | null = null
+const cleanup = harness.cleanupOnce('bench/mcp', 'stopping the server and dropping the database', async () => {
+  await harness.stopServers()
+  await database?.close()
+  await finishTestRun(run)
+  rmSync(dataDir, { recursive: true, force: true })
+})
+try {
+  // bench/api's fixtures: an owner with an all-scopes API key, a private artifact at version 2,
+  // one with 10,000 versions (no append artifacts: nothing here writes).
+  const db = await harness.freshDatabase(run)
+  database = db
+  const fixtures = await seed(db, 0)
+  const [apiPort, webPort] = await harness.freePorts(2)
+  const api = `http://127.0.0.1:${apiPort}`
+  const web = `http://127.0.0.1:${webPort}`
+  const child = await harness.start(
+    'apps/web/src/serve-local.ts',
+    // Rate limiting stays on, as in production (bench/api does the same); the limit is set out of
+    // reach of one key's load. /mcp counts only refused credentials, and none is refused here.
+    {
+      DATABASE_URL: db.url ?? '',
+      DATABASE_POOL_SIZE: String(pool),
+      API_HOST: '127.0.0.1',
+      API_PORT: String(apiPort),
+      WEB_HOST: '127.0.0.1',
+      WEB_PORT: String(webPort),
+      WEB_URL: web,
+      API_URL: api,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '1000000000',
+      SESSION_SECRET: randomBytes(36).toString('base64url'),
+      QUIRE_DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+    },
+    [`${api}/health`, `${web}/mcp`],
+  )
+  const server = await harness.watch(child, db.url ?? '')
+
+  const bearer = `Bearer ${fixtures.token}`
+  const rest = (id: string, version?: number): Target => ({
+    url: `${api}/api/artifacts/${id}/content${version === undefined ? '' : `?version=${version}`}`,
+    method: 'GET',
+    headers: { authorization: bearer },
+  })
+  const mcp = (id: string, version?: number): Target => ({
+    url: `${web}/mcp`,
+    method: 'POST',
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': protocolVersion,
+      authorization: bearer,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_artifact_content', arguments: { artifactId: id, ...(version === undefined ? {} : { versionNumber: version }) } },
+    }),
+  })
+  const isToolResult = (body: string) => {
+    try {
+      const { result } = JSON.parse(body) as { result?: { isError?: boolean } }
+      return result !== undefined && result.isError !== true
+    } catch {
+      return false
+    }
+  }
+
+  // Version 2 of the private artifact is its latest; version 1 and the long history's head hold the seed's content.
+  const latest = `${fixtures.content}\nv2\n`
+  const one = { connections: 1 }
+  const cases: { name: string; target: number | null; content: string; rest: Target; mcp: Target; extra?: Partial<autocannon.Options> }[] =
+    [
+      {
+        name: 'latest version, owner API key',
+        target: 0.75,
+        content: latest,
+        rest: rest(fixtures.privateId),
+        mcp: mcp(fixtures.privateId),
+      },
+      {
+        name: 'pinned version, owner API key',
+        target: 0.75,
+        content: fixtures.content,
+        rest: rest(fixtures.privateId, 1),
+        mcp: mcp(fixtures.privateId, 1),
+      },
+      {
+        name: 'latest of 10,000 versions, owner',
+        target: 0.75,
+        content: fixtures.content,
+        rest: rest(fixtures.longHistoryId),
+        mcp: mcp(fixtures.longHistoryId),
+      },
+      // Under load the API answers the reads of one event-loop turn with one statement (coalesce.ts);
+      // one connection at a time there is nothing to share, which shows the per-request cost alone.
+      {
+        name: 'latest version, owner, 1 connection',
+        target: null,
+        content: latest,
+        rest: rest(fixtures.privateId),
+        mcp: mcp(fixtures.privateId),
+        extra: one,
+      },
+    ]
+  const chosen = cases.filter((c) => !only || c.name.includes(only))
+  if (chosen.length === 0) throw new Error(`No case's name contains ${JSON.stringify(only)}.`)
+
+  // Every answer of the load must be the one checked here, byte for byte (autocannon counts the others).
+  const expected = new Map<Target, string>()
+  for (const c of chosen) {
+    expected.set(c.rest, await answerOf(c.rest, c.content))
+    expected.set(c.mcp, await answerOf(c.mcp, c.content, isToolResult))
+  }
+  // Both surfaces get the same warm-up (JIT, prepared statements, caches) before anything counts.
+  for (const c of chosen)
+    for (const side of [c.rest, c.mcp]) await harness.warm({ connections, ...side, expectBody: expected.get(side) ?? '' })
+
+  const rows: string[][] = []
+  let failed = false
+  for (const c of chosen) {
+    // REST is the baseline MCP is held against: rounds alternate REST, MCP, REST, …
+    const sides = await harness.alternate(
+      rounds,
+      () => measure(server, c.rest, expected.get(c.rest) ?? '', c.extra),
+      () => measure(server, c.mcp, expected.get(c.mcp) ?? '', c.extra),
+    )
+    const r = harness.medians(sides.baseline)
+    const m = harness.medians(sides.quire)
+    const ratio = m.rps / r.rps
+    const restBad = bad(sides.baseline)
+    const mcpBad = bad(sides.quire)
+    failed ||= restBad + mcpBad > 0
+    rows.push([c.name, ...harness.sideCells(r), ...harness.sideCells(m), ...harness.ratioCells(ratio, c.target), `${restBad} / ${mcpBad}`])
+    process.stderr.write(`${c.name}: REST ${r.rps.toFixed(0)} req/s, MCP ${m.rps.toFixed(0)} req/s (${ratio.toFixed(2)}×)\n`)
+  }
+  const header = [
+    'case',
+    'REST req/s',
+    'REST p99',
+    'REST CPU µs',
+    'MCP req/s',
+    'MCP p99',
+    'MCP CPU µs',
+    'MCP/REST',
+    'target',
+    'met',
+    'bad REST / MCP',
+  ]
+  console.log(
+    `\nbench/mcp: ${connections} connections, ${rounds} alternating rounds of ${duration} s per side (medians), ` +
+      `one server process (serve-local.ts), pool ${pool}, PostgreSQL, node ${process.version}\n`,
+  )
+  console.log(harness.markdownTable(header, rows))
+  const sizes = chosen[0] ? `REST ${expected.get(chosen[0].rest)?.length} B, MCP ${expected.get(chosen[0].mcp)?.length} B` : ''
+  console.log(
+    `\nMCP: POST /mcp tools/call get_artifact_content (MCP-Protocol-Version ${protocolVersion}); REST: GET /api/artifacts/:id/content;\n` +
+      `the same all-scopes API key. Answer bodies (first case): ${sizes}.\n` +
+      'CPU µs: CPU time per request in the server process + in its PostgreSQL backends (from /proc).\n' +
+      'bad: socket errors, timeouts, non-2xx and answers differing from the checked one, over all rounds; must be 0.',
+  )
+  if (failed) process.exitCode = 1
+} finally {
+  await cleanup()
+}

@@ -10,6 +10,7 @@ import { registerWebRateLimit } from './plugins/rate-limit.ts'
 import { registerSecurityHeaders } from './plugins/security-headers.ts'
 import { registerSessions } from './plugins/sessions.ts'
 import { registerTextRule } from './plugins/well-formed-text.ts'
+import { registerArtifactRoutes } from './routes/artifacts.ts'
 import { registerHomeRoutes } from './routes/home.ts'
 import { registerMcpRoutes } from './routes/mcp.ts'
 import { registerOAuthRoutes } from './routes/oauth.ts'
@@ -114,6 +115,7 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   registerHomeRoutes(app, { runtime, apiUrl: options.apiUrl ?? null, devSignIn: dev !== null })
   registerSignInRoutes(app, { runtime, relyingParty: rp, sessions, webUrl: options.webUrl, secure })
   registerOAuthRoutes(app, { runtime, sessions })
+  registerArtifactRoutes(app, { runtime, webUrl: options.webUrl })
   await registerMcpRoutes(app, {
     runtime,
     webUrl: options.webUrl,

@@ -12,11 +12,13 @@ export interface PageOptions {
   readonly visitor?: Visitor | null
   /** Hides the header's sign-in link (the sign-in pages themselves). */
   readonly bare?: boolean
+  /** More of `<head>`: canonical link, description and preview tags of a public page. */
+  readonly head?: SafeHtml | null
 }
 
 /** The frame of every page: the header with the brand and who is signed in, the content, a footer. */
 export function layout(options: PageOptions, content: SafeHtml): string {
-  const { title, visitor, bare } = options
+  const { title, visitor, bare, head } = options
   const nav = bare
     ? null
     : visitor
@@ -30,6 +32,8 @@ export function layout(options: PageOptions, content: SafeHtml): string {
 <meta name="referrer" content="same-origin">
 <title>${title} · Quire</title>
 <link rel="stylesheet" href="${stylesheetPath}">
+<link rel="icon" href="data:,">
+${head ?? null}
 </head>
 <body>
 <header class="site">

@@ -66,6 +66,62 @@ code { background: var(--code); padding: 2px 6px; border-radius: 5px; font-size:
 .notice { border-left: 4px solid var(--accent); background: var(--bg); padding: 12px 16px; border-radius: 0 8px 8px 0; margin: 16px 0; }
 .error h1 { color: var(--danger); }
 .error .detail { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 14px; background: var(--code); padding: 10px 12px; border-radius: 8px; word-break: break-word; }
+.artifact-head { margin: 8px 0 20px; }
+.artifact-head .crumbs { color: var(--muted); font-size: 14px; margin-bottom: 6px; }
+.artifact-head h1 { font-size: 32px; margin-bottom: 8px; overflow-wrap: anywhere; }
+.artifact-head .lede { color: var(--muted); font-size: 17px; }
+.artifact-head .meta { display: flex; flex-wrap: wrap; gap: 6px 16px; color: var(--muted); font-size: 14px; align-items: center; }
+.badge.private { background: color-mix(in srgb, var(--accent) 14%, transparent); color: var(--text); }
+.artifact-actions { display: flex; flex-wrap: wrap; gap: 8px 16px; font-size: 14px; font-weight: 600; }
+.document { background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow); padding: 28px 32px; overflow-wrap: anywhere; }
+.document-md { font-size: 17px; line-height: 1.7; }
+.document-md > :first-child, .document-md > .markdown-heading:first-child > :first-child { margin-top: 0; }
+.document h1, .document h2, .document h3, .document h4 { line-height: 1.3; margin: 1.6em 0 .5em; }
+.document h1 { font-size: 1.75em; } .document h2 { font-size: 1.4em; border-bottom: 1px solid var(--line); padding-bottom: .25em; } .document h3 { font-size: 1.2em; }
+.document p, .document ul, .document ol, .document blockquote, .document table, .document pre { margin: 0 0 1em; }
+.document img { max-width: 100%; height: auto; }
+.document blockquote { border-left: 4px solid var(--line); padding: 0 1em; color: var(--muted); }
+.document hr { border: 0; border-top: 1px solid var(--line); margin: 2em 0; }
+.document table { border-collapse: collapse; display: block; overflow-x: auto; max-width: 100%; font-size: 15px; }
+.document th, .document td { border: 1px solid var(--line); padding: 6px 12px; text-align: left; vertical-align: top; }
+.document th { background: var(--bg); }
+.document pre { background: var(--code); padding: 14px 16px; border-radius: 8px; overflow-x: auto; font-size: 14px; line-height: 1.5; }
+.document pre code { background: none; padding: 0; font-size: inherit; }
+.document .task-list-container { list-style: none; padding-left: 1.2em; }
+.document .task-list-item input { margin: 0 .45em 0 -1.2em; vertical-align: middle; }
+.document .task-list-item label { display: inline; font-weight: inherit; margin: 0; }
+.document .footnotes { font-size: 14px; color: var(--muted); }
+.document .footnotes-sep { margin: 2em 0 1em; }
+.document .markdown-heading { position: relative; display: flex; align-items: baseline; gap: .4em; }
+.document .markdown-heading > :is(h1, h2, h3, h4, h5, h6) { flex: 1; }
+.document .markdown-heading:has(> h2) { border-bottom: 1px solid var(--line); margin: 1.6em 0 .5em; }
+.document .markdown-heading > h2 { border: 0; margin: 0 0 .25em; }
+.document .header-anchor { opacity: 0; font-weight: 400; color: var(--muted); }
+.document .markdown-heading:hover .header-anchor, .document .header-anchor:focus-visible { opacity: 1; }
+.document pre.text, .document pre.mermaid { background: none; padding: 0; white-space: pre-wrap; font-size: 14px; }
+.document-txt, .document-mermaid { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.document .render-note { color: var(--muted); font-size: 14px; margin-top: 12px; }
+.document > pre:only-child { margin: 0; }
+.hljs-comment, .hljs-quote { color: #6a737d; font-style: italic; }
+.hljs-keyword, .hljs-selector-tag, .hljs-literal, .hljs-name, .hljs-tag { color: #cf222e; }
+.hljs-string, .hljs-attr, .hljs-symbol, .hljs-bullet, .hljs-addition { color: #0a3069; }
+.hljs-number, .hljs-attribute, .hljs-variable, .hljs-template-variable, .hljs-type { color: #0550ae; }
+.hljs-title, .hljs-section, .hljs-built_in, .hljs-selector-id { color: #8250df; }
+.hljs-deletion { color: #82071e; }
+@media (prefers-color-scheme: dark) {
+  .hljs-keyword, .hljs-selector-tag, .hljs-literal, .hljs-name, .hljs-tag { color: #ff7b72; }
+  .hljs-string, .hljs-attr, .hljs-symbol, .hljs-bullet, .hljs-addition { color: #a5d6ff; }
+  .hljs-number, .hljs-attribute, .hljs-variable, .hljs-template-variable, .hljs-type { color: #79c0ff; }
+  .hljs-title, .hljs-section, .hljs-built_in, .hljs-selector-id { color: #d2a8ff; }
+  .hljs-comment, .hljs-quote { color: #8b949e; }
+}
+@media (max-width: 640px) {
+  main { padding: 4px 14px 32px; }
+  header.site, footer.site { padding: 14px; }
+  .document { padding: 18px 16px; border-radius: 8px; }
+  .artifact-head h1 { font-size: 26px; }
+  .document-md { font-size: 16px; }
+}
 `
 
 /** Served under a name that changes with its content, so browsers may keep it forever. */

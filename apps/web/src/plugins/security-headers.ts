@@ -4,15 +4,17 @@ import type { FastifyInstance } from 'fastify'
  * The pages load only what this origin serves (one stylesheet, no scripts at all) and are framed
  * nowhere; their forms submit only to this origin. `formAction: false` drops that last rule for
  * a page whose form ends in a redirect elsewhere (the OAuth consent page answers a client at its
- * registered redirect URI, and Chromium applies form-action to the redirect too).
+ * registered redirect URI, and Chromium applies form-action to the redirect too). `remoteImages`:
+ * an artifact's page, whose document may show https images.
  */
-export function contentSecurityPolicy(options: { formAction: boolean } = { formAction: true }): string {
+export function contentSecurityPolicy(options: { formAction?: boolean; remoteImages?: boolean } = {}): string {
   return [
     "default-src 'self'",
     "script-src 'none'",
     "style-src 'self'",
-    "img-src 'self' data:",
-    ...(options.formAction ? ["form-action 'self'"] : []),
+    // A document may show images it links (as GitHub renders them); the referrer policy keeps its URL to us.
+    options.remoteImages ? "img-src 'self' data: https:" : "img-src 'self' data:",
+    ...(options.formAction !== false ? ["form-action 'self'"] : []),
     "frame-ancestors 'none'",
     "base-uri 'none'",
     "object-src 'none'",

@@ -10,7 +10,10 @@ import { registerWebRateLimit } from './plugins/rate-limit.ts'
 import { registerSecurityHeaders } from './plugins/security-headers.ts'
 import { registerSessions } from './plugins/sessions.ts'
 import { registerTextRule } from './plugins/well-formed-text.ts'
+import { documentPages } from './routes/artifact-http.ts'
 import { registerArtifactRoutes } from './routes/artifacts.ts'
+import { registerBrowseRoutes } from './routes/browse.ts'
+import { registerHistoryRoutes } from './routes/history.ts'
 import { registerHomeRoutes } from './routes/home.ts'
 import { registerMcpRoutes } from './routes/mcp.ts'
 import { registerOAuthRoutes } from './routes/oauth.ts'
@@ -115,7 +118,11 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   registerHomeRoutes(app, { runtime, apiUrl: options.apiUrl ?? null, devSignIn: dev !== null })
   registerSignInRoutes(app, { runtime, relyingParty: rp, sessions, webUrl: options.webUrl, secure })
   registerOAuthRoutes(app, { runtime, sessions })
-  registerArtifactRoutes(app, { runtime, webUrl: options.webUrl })
+  // Rendered documents, kept per content hash for every page that shows one (64 MiB of markup).
+  const documents = documentPages(64 * 1024 * 1024)
+  registerArtifactRoutes(app, { runtime, webUrl: options.webUrl, documents })
+  registerHistoryRoutes(app, { runtime })
+  registerBrowseRoutes(app, { runtime, webUrl: options.webUrl, documents })
   await registerMcpRoutes(app, {
     runtime,
     webUrl: options.webUrl,

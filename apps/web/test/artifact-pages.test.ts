@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestWeb, type TestWeb } from './helper.ts'
-import { userWithKey } from './mcp-helper.ts'
+import { restCall, userWithKey } from './mcp-helper.ts'
 
 let web: TestWeb
 let owner: Awaited<ReturnType<typeof userWithKey>>
@@ -20,16 +20,8 @@ afterAll(async () => {
   await web?.close()
 })
 
-async function api(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${web.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const json = (await response.json()) as Record<string, unknown>
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-  return json
-}
+/** A REST call as the owner. */
+const api = (method: string, path: string, body?: unknown) => restCall(web, owner.token, method, path, body)
 
 async function artifact(slug: string, options: { publicView: boolean; content: string; title?: string; type?: string }) {
   const created = await api('POST', '/api/artifacts', {

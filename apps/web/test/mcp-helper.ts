@@ -46,3 +46,21 @@ export async function callFailing(client: Client, name: string, args: Record<str
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult
   return { error: toolError(result), text: textOf(result) }
 }
+
+/** A REST call to the running API as `token`; the JSON answer, or an error naming the refusal. */
+export async function restCall(
+  web: TestWeb,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${web.apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const json = (await response.json()) as Record<string, unknown>
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
+  return json
+}

@@ -17,6 +17,14 @@ export interface ArtifactView {
   readonly webUrl: string
   /** Who is signed in; never set on a pinned page, which is the same for every reader. */
   readonly visitor: Visitor | null
+  /** Set when the page is opened through a share link (`/s/:token`): links stay under the link. */
+  readonly shareLink?: SharedVia | null
+}
+
+/** A share link the page was opened through: its secret (already in the URL) and its role. */
+export interface SharedVia {
+  readonly token: string
+  readonly role: 'viewer' | 'editor'
 }
 
 const typeNames: Record<Artifact['type'], string> = {
@@ -63,17 +71,45 @@ function publicHead(view: ArtifactView): SafeHtml | null {
 <meta name="twitter:description" content="${description}">`
 }
 
+/**
+ * What a share-link reader needs to know: which role the link gives, and that the artifact's own
+ * address (the one link that leaves the share link) needs a sign-in unless the artifact is public.
+ */
+function sharedNotice(artifact: Artifact, via: SharedVia): SafeHtml {
+  const path = artifactPath(artifact)
+  return html`<div class="notice shared" role="note">
+  <p>You are reading this through a share link${via.role === 'editor' ? ' that lets you edit' : ''}. Anyone with this link can ${via.role === 'editor' ? 'read and edit' : 'read'} it; do not post it where others can see it.</p>
+  ${
+    artifact.access.publicView
+      ? html`<p>Its public address is <a href="${path}">${path}</a>.</p>`
+      : html`<p>Its own address, <a href="${path}">${path}</a>, needs sign-in with an account it is shared with.</p>`
+  }
+  ${
+    via.role === 'editor'
+      ? html`<p class="editor-note"><strong>Editor link.</strong> You may add new versions of this artifact: for now through the API, with this link's secret as the bearer token; editing in the browser is coming.</p>`
+      : null
+  }
+</div>`
+}
+
 /** An artifact's page: its names, which version this is, the rendered document. */
 export function artifactPage(view: ArtifactView): string {
   const { artifact } = view
-  const path = artifactPath(artifact)
+  const shared = view.shareLink ?? null
+  // Through a share link every link to this artifact stays under the link, or access is lost.
+  const path = shared ? `/s/${encodeURIComponent(shared.token)}` : artifactPath(artifact)
+  const owner = encodeURIComponent(artifact.ownerUsername)
   const versionQuery = view.pinned ? `?version=${view.versionNumber}` : ''
   const notLatest = view.pinned && view.versionNumber !== artifact.latestVersion
   return layout(
     { title: artifact.title, visitor: view.visitor, head: publicHead(view) },
     html`<article class="artifact">
   <header class="artifact-head">
-    <p class="crumbs"><a href="/${encodeURIComponent(artifact.ownerUsername)}">${artifact.ownerUsername}</a> / <a href="/${encodeURIComponent(artifact.ownerUsername)}/${encodeURIComponent(artifact.projectSlug)}">${artifact.projectSlug}</a></p>
+    ${
+      shared
+        ? html`<p class="crumbs">${artifact.ownerUsername} / ${artifact.projectSlug}</p>`
+        : html`<p class="crumbs"><a href="/${owner}">${artifact.ownerUsername}</a> / <a href="/${owner}/${encodeURIComponent(artifact.projectSlug)}">${artifact.projectSlug}</a></p>`
+    }
     <h1>${artifact.title}</h1>
     ${artifact.description ? html`<p class="lede">${artifact.description}</p>` : null}
     <p class="meta">
@@ -85,8 +121,10 @@ export function artifactPage(view: ArtifactView): string {
     </p>
     <nav class="artifact-actions" aria-label="This artifact">
       <a href="${path}/raw${versionQuery}">Raw</a>
+      ${shared ? null : html`<a href="${path}/history">History</a>`}
     </nav>
   </header>
+  ${shared ? sharedNotice(artifact, shared) : null}
   ${
     notLatest
       ? html`<p class="notice" role="note">You are reading version ${view.versionNumber}, not the latest. <a href="${path}">Read the latest (version ${artifact.latestVersion})</a>.</p>`

@@ -1,4 +1,5 @@
 import type { PrincipalUser } from '@quire/core'
+import { type DashboardView, dashboard } from './browse.ts'
 import { html } from './html.ts'
 import { layout } from './layout.ts'
 
@@ -23,8 +24,14 @@ export function signedOutHome(options: { apiUrl: string | null; devSignIn: boole
   )
 }
 
-/** The front page for someone signed in: who they are, and the way out. */
-export function signedInHome(options: { user: PrincipalUser; csrfToken: string; apiUrl: string | null }): string {
+/** The front page for someone signed in: who they are, the way out, and what they work on. */
+export function signedInHome(options: {
+  user: PrincipalUser
+  csrfToken: string
+  apiUrl: string | null
+  /** Their workspaces, projects and recently changed artifacts; absent when they could not be read. */
+  overview?: DashboardView | null
+}): string {
   const { user, csrfToken } = options
   return layout(
     { title: 'Home', visitor: user },
@@ -43,6 +50,7 @@ export function signedInHome(options: { user: PrincipalUser; csrfToken: string; 
     </form>
     ${options.apiUrl ? html`<a class="button secondary" href="${options.apiUrl}/docs">API documentation</a>` : null}
   </div>
-</section>`,
+</section>
+${options.overview ? dashboard(options.overview) : null}`,
   )
 }

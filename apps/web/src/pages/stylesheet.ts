@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
 import { webPaths } from '@quire/core'
+import { browseStyles } from './styles/browse.ts'
+import { historyStyles } from './styles/history.ts'
 
 /** The one stylesheet of every page: system fonts, no external assets, light and dark. */
 export const stylesheet = `
@@ -122,6 +124,8 @@ code { background: var(--code); padding: 2px 6px; border-radius: 5px; font-size:
   .artifact-head h1 { font-size: 26px; }
   .document-md { font-size: 16px; }
 }
+${historyStyles}
+${browseStyles}
 `
 
 /** Served under a name that changes with its content, so browsers may keep it forever. */

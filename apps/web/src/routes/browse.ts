@@ -1,0 +1,216 @@
+import { createHash } from 'node:crypto'
+import {
+  type Caller,
+  type ContentRead,
+  type Failure,
+  getArtifact,
+  getContent,
+  identify,
+  listWorkspaceArtifacts,
+  listWorkspaceProjects,
+  listWorkspaces,
+  ok,
+  type Result,
+  resolveProjectPath,
+} from '@quire/core'
+import type { Artifact, PageOf, Workspace } from '@quire/core/contract'
+import type { Runtime } from '@quire/server'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ownerPage, projectPage } from '../pages/browse.ts'
+import { sendFailure } from '../plugins/problem.ts'
+import { webCaller } from '../web-caller.ts'
+import { type DocumentPages, refuseVersion, sendRawContent, versionOf, visitorOf } from './artifact-http.ts'
+
+/** How many rows a listing page shows. */
+const PAGE_SIZE = 50
+/** How many workspace pages a lookup of the viewer's workspaces walks before it gives up. */
+const MAX_WORKSPACE_PAGES = 20
+/** How many pages of a workspace's artifacts one project page reads at most. */
+const MAX_SCAN_PAGES = 10
+/** Share-link secrets are short; anything much longer is not one. */
+const MAX_TOKEN_LENGTH = 256
+
+/** `?cursor=`: an opaque string, or absent; the use-case checks it and refuses a forged one. */
+function cursorOf(query: unknown): string | undefined {
+  const raw = (query as { cursor?: unknown } | undefined)?.cursor
+  return typeof raw === 'string' && raw.length > 0 ? raw : undefined
+}
+
+/**
+ * A listing a use-case refused, as the page a person sees. Whether the namespace or project does
+ * not exist or the viewer may not see it, the answer is the same 404 (existence never leaks);
+ * only a malformed request (a forged cursor) says what was wrong.
+ */
+function refuseListing(request: FastifyRequest, reply: FastifyReply, failure: Failure | null): FastifyReply {
+  if (failure !== null && (failure.code === 'validation_failed' || failure.code === 'invalid_cursor'))
+    return sendFailure(request, reply, { code: failure.code, title: 'This page cannot be shown', message: failure.message })
+  // The title of the app's own 404, so an owner that does not exist reads like any unknown page.
+  return sendFailure(request, reply, {
+    code: 'not_found',
+    title: 'Page not found',
+    message: request.session
+      ? 'There is nothing here, or it is not shared with you.'
+      : 'There is nothing here, or it is private: sign in with an account that belongs to it.',
+  })
+}
+
+/** A share link that opens nothing (unknown, revoked, expired): the same 404 as a missing artifact. */
+function refuseShareLink(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendFailure(request, reply, {
+    code: 'not_found',
+    title: 'Not found',
+    message: 'There is no artifact here: the link may have been revoked or may have expired. Ask whoever sent it for a new one.',
+  })
+}
+
+/**
+ * The viewer's workspace named `owner`, found among the workspaces they belong to (the only
+ * listing of a namespace a use-case offers); null when they belong to none of that name.
+ */
+async function memberWorkspace(runtime: Runtime, caller: Caller, owner: string): Promise<Result<Workspace | null>> {
+  let cursor: string | undefined
+  for (let i = 0; i < MAX_WORKSPACE_PAGES; i++) {
+    const page = await listWorkspaces(runtime.deps, caller, { limit: 100, ...(cursor ? { cursor } : {}) })
+    if (!page.ok) return page
+    const found = page.value.items.find((w) => w.slug === owner)
+    if (found) return ok(found)
+    if (page.value.nextCursor === null) break
+    cursor = page.value.nextCursor
+  }
+  return ok(null)
+}
+
+/**
+ * One page of a project's artifacts. No use-case lists a project's artifacts, so this walks its
+ * workspace's artifacts (newest first, as `listWorkspaceArtifacts` returns them, under the same
+ * decision) and keeps the project's. It reads whole pages only, so the cursor it hands on is
+ * exactly where the next page starts and no artifact is skipped.
+ */
+async function projectArtifacts(
+  runtime: Runtime,
+  caller: Caller,
+  workspaceId: string,
+  projectSlug: string,
+  start: string | undefined,
+): Promise<Result<PageOf<Artifact>>> {
+  const items: Artifact[] = []
+  let cursor = start
+  for (let i = 0; i < MAX_SCAN_PAGES; i++) {
+    const page = await listWorkspaceArtifacts(runtime.deps, caller, workspaceId, { limit: 100, ...(cursor ? { cursor } : {}) })
+    if (!page.ok) return page
+    items.push(...page.value.items.filter((a) => a.projectSlug === projectSlug))
+    cursor = page.value.nextCursor ?? undefined
+    if (cursor === undefined || items.length >= PAGE_SIZE) break
+  }
+  return ok({ items, nextCursor: cursor ?? null })
+}
+
+/**
+ * Headers of everything under `/s/:token`: the URL is a secret, so nothing may store the answer,
+ * no link followed from it may carry it in a Referer, and no search engine may list it.
+ */
+function secretUrlHeaders(reply: FastifyReply): void {
+  reply.header('cache-control', 'private, no-store')
+  reply.header('referrer-policy', 'no-referrer')
+  reply.header('x-robots-tag', 'noindex')
+}
+
+/** The share link's secret presented as the caller's credential: the use-cases resolve it like a bearer token. */
+function shareLinkCaller(request: FastifyRequest, token: string): Caller {
+  return { credential: { secretHash: createHash('sha256').update(token).digest('hex') }, surface: 'web', requestId: request.id }
+}
+
+/** What a live share link opened: the artifact, the version read, the link's role and secret. */
+interface Shared {
+  readonly artifact: Artifact
+  readonly read: ContentRead
+  readonly role: 'viewer' | 'editor'
+  readonly token: string
+}
+
+/**
+ * The artifact a share link opens, with the link's role, and the version asked for. Anything but
+ * a live share link (an API key pasted into the URL, a revoked or expired link) opens nothing.
+ */
+async function loadShared(
+  runtime: Runtime,
+  request: FastifyRequest<{ Params: { token: string } }>,
+  reply: FastifyReply,
+): Promise<Shared | null> {
+  const refused = (): null => {
+    refuseShareLink(request, reply)
+    return null
+  }
+  const { token } = request.params
+  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return refused()
+  const version = versionOf(request.query)
+  if (version === null) {
+    refuseVersion(request, reply)
+    return null
+  }
+  const caller = shareLinkCaller(request, token)
+  const principal = await identify(runtime.deps, caller)
+  if (!principal.ok || principal.value.kind !== 'share_link') return refused()
+  const artifact = await getArtifact(runtime.deps, caller, { id: principal.value.artifactId })
+  if (!artifact.ok) return refused()
+  const read = await getContent(runtime.deps, caller, { artifactId: artifact.value.id, version })
+  if (!read.ok) {
+    if (read.error.code !== 'not_found' || version === undefined) return refused()
+    sendFailure(request, reply, { code: 'not_found', title: 'No such version', message: read.error.message })
+    return null
+  }
+  return { artifact: artifact.value, read: read.value, role: principal.value.role, token }
+}
+
+/** `/:owner` (a namespace's projects), `/:owner/:project` (a project's artifacts), `/s/:token` (a share link). */
+export function registerBrowseRoutes(app: FastifyInstance, options: { runtime: Runtime; webUrl: string; documents: DocumentPages }): void {
+  const { runtime, webUrl, documents } = options
+
+  app.get<{ Params: { token: string } }>('/s/:token', async (request, reply) => {
+    secretUrlHeaders(reply)
+    const loaded = await loadShared(runtime, request, reply)
+    if (loaded === null) return reply
+    const { artifact, read, role, token } = loaded
+    return documents(reply, read, { artifact, webUrl, visitor: visitorOf(request), shareLink: { token, role } })
+  })
+
+  app.get<{ Params: { token: string } }>('/s/:token/raw', async (request, reply) => {
+    secretUrlHeaders(reply)
+    const loaded = await loadShared(runtime, request, reply)
+    if (loaded === null) return reply
+    return sendRawContent(reply, loaded.read)
+  })
+
+  app.get<{ Params: { owner: string } }>('/:owner', async (request, reply) => {
+    const caller = webCaller(request)
+    const cursor = cursorOf(request.query)
+    // Only members list a namespace: anonymous visitors and strangers get the 404 a missing one gets.
+    if (request.session === null) return refuseListing(request, reply, null)
+    const workspace = await memberWorkspace(runtime, caller, request.params.owner)
+    if (!workspace.ok) return refuseListing(request, reply, workspace.error)
+    if (workspace.value === null) return refuseListing(request, reply, null)
+    const projects = await listWorkspaceProjects(runtime.deps, caller, workspace.value.id, {
+      limit: PAGE_SIZE,
+      ...(cursor ? { cursor } : {}),
+    })
+    if (!projects.ok) return refuseListing(request, reply, projects.error)
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'private, no-store')
+      .send(ownerPage({ workspace: workspace.value, projects: projects.value, cursor, visitor: visitorOf(request) }))
+  })
+
+  app.get<{ Params: { owner: string; project: string } }>('/:owner/:project', async (request, reply) => {
+    const caller = webCaller(request)
+    const cursor = cursorOf(request.query)
+    const { owner, project: projectSlug } = request.params
+    const project = await resolveProjectPath(runtime.deps, caller, { owner, projectSlug })
+    if (!project.ok) return refuseListing(request, reply, project.error)
+    const artifacts = await projectArtifacts(runtime, caller, project.value.workspaceId, project.value.slug, cursor)
+    if (!artifacts.ok) return refuseListing(request, reply, artifacts.error)
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'private, no-store')
+      .send(projectPage({ project: project.value, artifacts: artifacts.value, cursor, visitor: visitorOf(request) }))
+  })
+}

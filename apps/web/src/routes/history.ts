@@ -1,0 +1,202 @@
+import { createHash } from 'node:crypto'
+import { diffVersions, type Failure, getArtifact, listVersions } from '@quire/core'
+import type { Artifact, VersionDiff } from '@quire/core/contract'
+import type { Runtime } from '@quire/server'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { artifactPath } from '../pages/artifact.ts'
+import { diffPage, parseUnifiedDiff } from '../pages/diff.ts'
+import { historyPage } from '../pages/history.ts'
+import type { Visitor } from '../pages/layout.ts'
+import { sendFailure } from '../plugins/problem.ts'
+import { webCaller } from '../web-caller.ts'
+import {
+  type ArtifactPathParams,
+  matches,
+  type PathRequest,
+  refuseArtifact,
+  versionNumber,
+  visitorOf,
+  weakEtag,
+  YEAR_SECONDS,
+} from './artifact-http.ts'
+
+/** Versions on one page of history. */
+const HISTORY_PAGE_SIZE = 50
+/** Diff lines rendered at most: beyond this the page stays fast and links to the whole text. */
+const DIFF_LINE_LIMIT = 5_000
+
+/** The artifact named by the path, as the signed-in person (or anonymous) may read it; null once refused. */
+async function loadArtifact(runtime: Runtime, request: PathRequest, reply: FastifyReply): Promise<Artifact | null> {
+  const { owner, project, slug } = request.params
+  const artifact = await getArtifact(runtime.deps, webCaller(request), { owner, projectSlug: project, slug })
+  if (artifact.ok) return artifact.value
+  refuseArtifact(request, reply, artifact.error)
+  return null
+}
+
+/**
+ * Caching of a page that changes with the artifact (history, a diff against the latest): kept but
+ * revalidated every time, `public` only when anyone may read it; it names who is signed in, so
+ * caches key it by cookie.
+ */
+function revalidated(reply: FastifyReply, artifact: Artifact, etag: string): void {
+  reply.header('etag', etag)
+  reply.header('cache-control', `${artifact.access.publicView ? 'public' : 'private'}, no-cache`)
+  reply.header('vary', 'Cookie')
+}
+
+/** Caching of a diff between two named versions, which never changes: a year, `immutable`. */
+function immutable(reply: FastifyReply, artifact: Artifact, etag: string): void {
+  reply.header('etag', etag)
+  reply.header('cache-control', `${artifact.access.publicView ? 'public' : 'private'}, max-age=${YEAR_SECONDS}, immutable`)
+  if (!artifact.access.publicView) reply.header('vary', 'Cookie')
+}
+
+/** Sends a page with its ETag, or a 304 when the browser already has it. */
+function sendPage(request: FastifyRequest, reply: FastifyReply, etag: string, page: string): FastifyReply {
+  if (matches(request, etag)) return reply.code(304).send()
+  return reply.type('text/html; charset=utf-8').send(page)
+}
+
+/** `GET …/history`: one page of versions, newest first. */
+async function showHistory(runtime: Runtime, request: PathRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const cursor = (request.query as { cursor?: unknown } | undefined)?.cursor
+  if (cursor !== undefined && typeof cursor !== 'string')
+    return sendFailure(request, reply, {
+      code: 'invalid_cursor',
+      title: 'No such page',
+      message: 'The cursor is not one this service issued.',
+    })
+  const artifact = await loadArtifact(runtime, request, reply)
+  if (artifact === null) return reply
+  const query = cursor === undefined ? { limit: HISTORY_PAGE_SIZE } : { limit: HISTORY_PAGE_SIZE, cursor }
+  const versions = await listVersions(runtime.deps, webCaller(request), artifact.id, query)
+  if (!versions.ok) return refuseArtifact(request, reply, versions.error)
+  const page = historyPage({
+    artifact,
+    versions: versions.value.items,
+    nextCursor: versions.value.nextCursor,
+    paged: cursor !== undefined,
+    visitor: visitorOf(request),
+  })
+  const etag = weakEtag(page)
+  revalidated(reply, artifact, etag)
+  return sendPage(request, reply, etag, page)
+}
+
+/** The two versions a diff compares, from the query: both named (pinned), or defaulted from the latest. */
+interface DiffRange {
+  readonly from: number
+  readonly to: number
+  /** Both versions were named: the diff can never change. */
+  readonly pinned: boolean
+}
+
+/**
+ * Reads `from` and `to`: each a version number or absent (from = latest − 1, to = latest); null
+ * once refused with a 400 page.
+ */
+function diffRange(request: FastifyRequest, reply: FastifyReply, artifact: Artifact): DiffRange | null {
+  const query = (request.query ?? {}) as { from?: unknown; to?: unknown }
+  const from = query.from === undefined ? Math.max(1, artifact.latestVersion - 1) : versionNumber(query.from)
+  const to = query.to === undefined ? artifact.latestVersion : versionNumber(query.to)
+  if (from === null || to === null) {
+    sendFailure(request, reply, {
+      code: 'validation_failed',
+      title: 'No such version',
+      message: '`from` and `to` must be version numbers (1, 2, …).',
+    })
+    return null
+  }
+  const missing = [from, to].find((n) => n > artifact.latestVersion)
+  if (missing !== undefined) {
+    sendFailure(request, reply, {
+      code: 'not_found',
+      title: 'No such version',
+      message: `Version ${missing} does not exist (latest is ${artifact.latestVersion}).`,
+    })
+    return null
+  }
+  return { from, to, pinned: query.from !== undefined && query.to !== undefined }
+}
+
+/** The artifact and the diff the path and query ask for, through the API's use-case; null once refused. */
+async function loadDiff(
+  runtime: Runtime,
+  request: PathRequest,
+  reply: FastifyReply,
+): Promise<{ artifact: Artifact; range: DiffRange; diff: VersionDiff } | null> {
+  const artifact = await loadArtifact(runtime, request, reply)
+  if (artifact === null) return null
+  const range = diffRange(request, reply, artifact)
+  if (range === null) return null
+  const diff = await diffVersions(runtime.deps, webCaller(request), { artifactId: artifact.id, from: range.from, to: range.to })
+  if (!diff.ok) {
+    refuseArtifact(request, reply, diff.error)
+    return null
+  }
+  return { artifact, range, diff: diff.value }
+}
+
+/**
+ * The strong ETag of a diff between two named versions: the artifact, both numbers and the diff
+ * text, hashed. Versions never change, so neither does it.
+ */
+function diffEtag(diff: VersionDiff, suffix: string): string {
+  const hash = createHash('sha256').update(`${diff.artifactId}\n${diff.fromVersion}\n${diff.toVersion}\n${suffix}\n${diff.diff}`)
+  return `"${hash.digest('base64url').slice(0, 43)}"`
+}
+
+/** `GET …/diff`: the inline diff page. */
+async function showDiff(runtime: Runtime, request: PathRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const loaded = await loadDiff(runtime, request, reply)
+  if (loaded === null) return reply
+  const { artifact, range, diff } = loaded
+  const path = artifactPath(artifact)
+  const view = {
+    artifact,
+    diff,
+    lineLimit: DIFF_LINE_LIMIT,
+    patchHref: `${path}/diff.patch?from=${diff.fromVersion}&to=${diff.toVersion}`,
+  }
+  if (range.pinned) {
+    // The same for every reader (no name in its header), so it may be kept as long as caches like.
+    const etag = diffEtag(diff, 'page')
+    immutable(reply, artifact, etag)
+    if (matches(request, etag)) return reply.code(304).send()
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(diffPage({ ...view, parsed: parseUnifiedDiff(diff.diff, DIFF_LINE_LIMIT), visitor: null }))
+  }
+  const page = diffPage({ ...view, parsed: parseUnifiedDiff(diff.diff, DIFF_LINE_LIMIT), visitor: visitorOf(request) })
+  const etag = weakEtag(page)
+  revalidated(reply, artifact, etag)
+  return sendPage(request, reply, etag, page)
+}
+
+/** `GET …/diff.patch`: the whole unified diff as plain text, which nothing can run. */
+async function showPatch(runtime: Runtime, request: PathRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const loaded = await loadDiff(runtime, request, reply)
+  if (loaded === null) return reply
+  const { artifact, range, diff } = loaded
+  const etag = diffEtag(diff, 'patch')
+  if (range.pinned) immutable(reply, artifact, etag)
+  else revalidated(reply, artifact, etag)
+  if (matches(request, etag)) return reply.code(304).send()
+  return reply
+    .type('text/plain; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .send(diff.diff)
+}
+
+/**
+ * `/:owner/:project/:slug/history` (every version), `…/diff?from&to` (an inline diff of two) and
+ * `…/diff.patch?from&to` (the same as unified diff text), over the API's use-cases.
+ */
+export function registerHistoryRoutes(app: FastifyInstance, options: { runtime: Runtime }): void {
+  const { runtime } = options
+  app.get<{ Params: ArtifactPathParams }>('/:owner/:project/:slug/history', (request, reply) => showHistory(runtime, request, reply))
+  app.get<{ Params: ArtifactPathParams }>('/:owner/:project/:slug/diff', (request, reply) => showDiff(runtime, request, reply))
+  app.get<{ Params: ArtifactPathParams }>('/:owner/:project/:slug/diff.patch', (request, reply) => showPatch(runtime, request, reply))
+}

@@ -10,6 +10,14 @@ import type { FastifyRequest } from 'fastify'
 export function webCaller(request: FastifyRequest): Caller {
   const session = request.session
   if (session === null) return { credential: null, surface: 'web', requestId: request.id }
-  const secretHash = createHash('sha256').update(session.secret).digest('hex')
-  return { credential: { secretHash, sessionCookie: true }, surface: 'web', requestId: request.id }
+  return { credential: { secretHash: sha256Hex(session.secret), sessionCookie: true }, surface: 'web', requestId: request.id }
+}
+
+/** The caller a secret in the URL makes (a share link's token): presented like a bearer token. */
+export function tokenCaller(request: FastifyRequest, token: string): Caller {
+  return { credential: { secretHash: sha256Hex(token) }, surface: 'web', requestId: request.id }
+}
+
+function sha256Hex(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex')
 }

@@ -22,7 +22,7 @@ export interface ArtifactPathParams {
 
 export type PathRequest = FastifyRequest<{ Params: ArtifactPathParams }>
 
-export const YEAR_SECONDS = 31_536_000
+const YEAR_SECONDS = 31_536_000
 
 /** A version number as the query gives it: a positive whole number within the contract's range, else null. */
 export function versionNumber(raw: unknown): number | null {
@@ -55,6 +55,19 @@ export function matches(request: FastifyRequest, etag: string): boolean {
 /** A weak ETag of what a revalidated page shows: a 304 saves sending it again. */
 export function weakEtag(text: string): string {
   return `W/"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`
+}
+
+/**
+ * Caching of an artifact's page or text. What never changes (a pinned version, a diff between two
+ * named versions) has a strong ETag, kept a year, `immutable`; what follows the artifact (its
+ * latest version, history) is revalidated every time, and names who is signed in, so caches key
+ * it by cookie. `public` only when anyone may read the artifact.
+ */
+export function cacheHeaders(reply: FastifyReply, what: { publicView: boolean; pinned: boolean }, etag: string): void {
+  const scope = what.publicView ? 'public' : 'private'
+  reply.header('etag', etag)
+  reply.header('cache-control', what.pinned ? `${scope}, max-age=${YEAR_SECONDS}, immutable` : `${scope}, no-cache`)
+  if (!what.pinned || !what.publicView) reply.header('vary', 'Cookie')
 }
 
 /** Who is signed in, for the header of a page that is not shared between readers. */

@@ -5,6 +5,7 @@ import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { webCaller } from '../web-caller.ts'
 import {
+  cacheHeaders,
   type DocumentPages,
   matches,
   type PathRequest,
@@ -12,7 +13,7 @@ import {
   refuseVersion,
   sendRawContent,
   versionOf,
-  YEAR_SECONDS,
+  visitorOf,
 } from './artifact-http.ts'
 
 /** The artifact named by the path and the version asked for, as the signed-in person (or anonymous) may read them. */
@@ -41,18 +42,6 @@ async function load(
   return { artifact: artifact.value, read: read.value }
 }
 
-/**
- * Caching of a version's page or raw content. A pinned version never changes: a strong ETag (its
- * content hash), kept a year, `public` only when anyone may read the artifact. The latest
- * revalidates every time (`no-cache`) with an ETag that changes with what the page shows.
- */
-function cacheHeaders(reply: FastifyReply, read: ContentRead, etag: string): void {
-  const scope = read.publicView ? 'public' : 'private'
-  reply.header('etag', etag)
-  reply.header('cache-control', read.pinned ? `${scope}, max-age=${YEAR_SECONDS}, immutable` : `${scope}, no-cache`)
-  if (!read.publicView) reply.header('vary', 'Cookie')
-}
-
 /** `/:owner/:project/:slug` (the artifact's page) and `…/raw` (its content as plain text). */
 export function registerArtifactRoutes(
   app: FastifyInstance,
@@ -66,7 +55,7 @@ export function registerArtifactRoutes(
     const { artifact, read } = loaded
     // A pinned page is the same for every reader (no name in its header), so it can be cached;
     // the latest shows who is signed in, and its ETag says which version for whom.
-    const visitor = read.pinned || !request.session ? null : { email: request.session.user.email, username: request.session.user.username }
+    const visitor = read.pinned ? null : visitorOf(request)
     const etag = read.pinned
       ? `"${read.sha256}"`
       : `W/"${createHash('sha256')

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import {
   type Caller,
   type ContentRead,
@@ -18,7 +17,7 @@ import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ownerPage, projectPage } from '../pages/browse.ts'
 import { sendFailure } from '../plugins/problem.ts'
-import { webCaller } from '../web-caller.ts'
+import { tokenCaller, webCaller } from '../web-caller.ts'
 import { type DocumentPages, refuseVersion, sendRawContent, versionOf, visitorOf } from './artifact-http.ts'
 
 /** How many rows a listing page shows. */
@@ -115,11 +114,6 @@ function secretUrlHeaders(reply: FastifyReply): void {
   reply.header('x-robots-tag', 'noindex')
 }
 
-/** The share link's secret presented as the caller's credential: the use-cases resolve it like a bearer token. */
-function shareLinkCaller(request: FastifyRequest, token: string): Caller {
-  return { credential: { secretHash: createHash('sha256').update(token).digest('hex') }, surface: 'web', requestId: request.id }
-}
-
 /** What a live share link opened: the artifact, the version read, the link's role and secret. */
 interface Shared {
   readonly artifact: Artifact
@@ -148,7 +142,7 @@ async function loadShared(
     refuseVersion(request, reply)
     return null
   }
-  const caller = shareLinkCaller(request, token)
+  const caller = tokenCaller(request, token)
   const principal = await identify(runtime.deps, caller)
   if (!principal.ok || principal.value.kind !== 'share_link') return refused()
   const artifact = await getArtifact(runtime.deps, caller, { id: principal.value.artifactId })

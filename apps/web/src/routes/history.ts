@@ -11,13 +11,13 @@ import { sendFailure } from '../plugins/problem.ts'
 import { webCaller } from '../web-caller.ts'
 import {
   type ArtifactPathParams,
+  cacheHeaders,
   matches,
   type PathRequest,
   refuseArtifact,
   versionNumber,
   visitorOf,
   weakEtag,
-  YEAR_SECONDS,
 } from './artifact-http.ts'
 
 /** Versions on one page of history. */
@@ -32,24 +32,6 @@ async function loadArtifact(runtime: Runtime, request: PathRequest, reply: Fasti
   if (artifact.ok) return artifact.value
   refuseArtifact(request, reply, artifact.error)
   return null
-}
-
-/**
- * Caching of a page that changes with the artifact (history, a diff against the latest): kept but
- * revalidated every time, `public` only when anyone may read it; it names who is signed in, so
- * caches key it by cookie.
- */
-function revalidated(reply: FastifyReply, artifact: Artifact, etag: string): void {
-  reply.header('etag', etag)
-  reply.header('cache-control', `${artifact.access.publicView ? 'public' : 'private'}, no-cache`)
-  reply.header('vary', 'Cookie')
-}
-
-/** Caching of a diff between two named versions, which never changes: a year, `immutable`. */
-function immutable(reply: FastifyReply, artifact: Artifact, etag: string): void {
-  reply.header('etag', etag)
-  reply.header('cache-control', `${artifact.access.publicView ? 'public' : 'private'}, max-age=${YEAR_SECONDS}, immutable`)
-  if (!artifact.access.publicView) reply.header('vary', 'Cookie')
 }
 
 /** Sends a page with its ETag, or a 304 when the browser already has it. */
@@ -80,7 +62,7 @@ async function showHistory(runtime: Runtime, request: PathRequest, reply: Fastif
     visitor: visitorOf(request),
   })
   const etag = weakEtag(page)
-  revalidated(reply, artifact, etag)
+  cacheHeaders(reply, { publicView: artifact.access.publicView, pinned: false }, etag)
   return sendPage(request, reply, etag, page)
 }
 
@@ -162,7 +144,7 @@ async function showDiff(runtime: Runtime, request: PathRequest, reply: FastifyRe
   if (range.pinned) {
     // The same for every reader (no name in its header), so it may be kept as long as caches like.
     const etag = diffEtag(diff, 'page')
-    immutable(reply, artifact, etag)
+    cacheHeaders(reply, { publicView: artifact.access.publicView, pinned: true }, etag)
     if (matches(request, etag)) return reply.code(304).send()
     return reply
       .type('text/html; charset=utf-8')
@@ -170,7 +152,7 @@ async function showDiff(runtime: Runtime, request: PathRequest, reply: FastifyRe
   }
   const page = diffPage({ ...view, parsed: parseUnifiedDiff(diff.diff, DIFF_LINE_LIMIT), visitor: visitorOf(request) })
   const etag = weakEtag(page)
-  revalidated(reply, artifact, etag)
+  cacheHeaders(reply, { publicView: artifact.access.publicView, pinned: false }, etag)
   return sendPage(request, reply, etag, page)
 }
 
@@ -180,8 +162,8 @@ async function showPatch(runtime: Runtime, request: PathRequest, reply: FastifyR
   if (loaded === null) return reply
   const { artifact, range, diff } = loaded
   const etag = diffEtag(diff, 'patch')
-  if (range.pinned) immutable(reply, artifact, etag)
-  else revalidated(reply, artifact, etag)
+  if (range.pinned) cacheHeaders(reply, { publicView: artifact.access.publicView, pinned: true }, etag)
+  else cacheHeaders(reply, { publicView: artifact.access.publicView, pinned: false }, etag)
   if (matches(request, etag)) return reply.code(304).send()
   return reply
     .type('text/plain; charset=utf-8')

@@ -298,6 +298,32 @@ describe(`audit trail (${engine})`, () => {
     })
   })
 
+  it('keeps one kind of event with ?action=, on the artifact, account and workspace trails; an unknown kind is a 400', async () => {
+    const { owner, artifact } = await seedArtifact(api)
+    for (let v = 1; v <= 3; v++) {
+      await api.request('POST', `/api/artifacts/${artifact.id}/versions`, {
+        token: owner.token,
+        body: { content: `v${v + 1}`, expectedLatestVersion: v },
+      })
+    }
+    const kinds = async (path: string) => {
+      const res = await api.request('GET', path, { token: owner.token })
+      expect(res.statusCode, res.body).toBe(200)
+      return (res.json().items as { action: string }[]).map((e) => e.action)
+    }
+    expect(await kinds(`/api/audit-events?artifactId=${artifact.id}&action=artifact.created`)).toEqual(['artifact.created'])
+    const versions = await kinds(`/api/audit-events?artifactId=${artifact.id}&action=artifact.version_created&limit=2`)
+    expect(versions).toEqual(['artifact.version_created', 'artifact.version_created'])
+    expect(await kinds('/api/audit-events?action=project.created')).toEqual(['project.created'])
+    const workspaces = (await api.request('GET', '/api/workspaces', { token: owner.token })).json()
+    const personal = workspaces.items.find((w: { slug: string }) => w.slug === owner.username)
+    expect(await kinds(`/api/workspaces/${personal.id}/audit-events?action=artifact.created`)).toEqual(['artifact.created'])
+    expect(await kinds(`/api/workspaces/${personal.id}/audit-events?action=share_link.revoked`)).toEqual([])
+    const unknown = await api.request('GET', '/api/audit-events?action=artifact.exploded', { token: owner.token })
+    expect(unknown.statusCode).toBe(400)
+    expect(unknown.json().code).toBe('validation_failed')
+  })
+
   it('shows the caller their own account-level events, and nobody else', async () => {
     const { owner, artifact } = await seedArtifact(api)
     const stranger = await api.user(unique('stranger'))

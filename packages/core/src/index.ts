@@ -19,8 +19,11 @@ export {
   Actions,
   ActorRef,
   type ArtifactType,
+  type AuditAction,
+  accountActions,
   actions,
   artifactTypes,
+  auditActions,
   type ErrorCode,
   ErrorCodes,
   errorCodes,
@@ -45,20 +48,17 @@ export {
   scopes,
   type TextIssue,
   textProblem,
+  workspaceActions,
 } from './contract/index.ts'
 export { type UnifiedDiff, type UnifiedDiffOptions, unifiedDiff } from './diff/unified-diff.ts'
 // Domain model.
 export {
-  type AuditAction,
   type AuditEventDraft,
   type AuditVia,
-  accountActions,
   actorOf,
-  auditActions,
   operatorActor,
   systemActor,
   viaOf,
-  workspaceActions,
 } from './domain/audit.ts'
 export { canonicalJson, sha256Base64Url, sha256Hex } from './domain/hash.ts'
 export { invalidCredential, unseen } from './domain/hidden.ts'
@@ -159,6 +159,7 @@ export type {
 export type {
   AppendOutcome,
   AppendVersionCommand,
+  ArtifactListScope,
   ArtifactStore,
   ArtifactTarget,
   AuditStore,
@@ -184,8 +185,15 @@ export { identify } from './use-cases/access.ts'
 export { getArtifactAccess, updateArtifactAccess } from './use-cases/access-settings.ts'
 export { createApiKey, listApiKeys, revokeApiKey } from './use-cases/api-keys.ts'
 export { appendVersion, restoreVersion } from './use-cases/append-version.ts'
+export {
+  type ArtifactPermissionAction,
+  type ArtifactPermissions,
+  artifactPermissionActions,
+  getArtifactPermissions,
+} from './use-cases/artifact-permissions.ts'
 export { checkArtifactSlug, deleteArtifact, getArtifact, listMyArtifacts, previewArtifactUrl } from './use-cases/artifacts.ts'
 export { listAuditEvents, presentAuditEvent } from './use-cases/audit-events.ts'
+export { browseNamespace, type NamespaceListing, type NamespaceOwner } from './use-cases/browse.ts'
 export { checkContentSize, createArtifact } from './use-cases/create-artifact.ts'
 export type { CoreConfig, CoreDeps } from './use-cases/deps.ts'
 export { checkHealth } from './use-cases/health.ts'

@@ -3,6 +3,7 @@
  * error codes, scopes and actions). It depends on `typebox` only and is safe in browsers.
  */
 export { type Action, Actions, actions, scopeFor } from './actions.ts'
+export { type AuditAction, accountActions, auditActions, workspaceActions } from './audit-actions.ts'
 export { type ErrorCode, ErrorCodes, errorCodes, FieldError, Problem, problemType } from './errors.ts'
 export {
   commonErrors,
@@ -31,7 +32,7 @@ export {
   SlugPreview,
   Visibility,
 } from './schemas/artifact.ts'
-export { AuditEvent, AuditQuery } from './schemas/audit.ts'
+export { AuditActionFilter, AuditEvent, AuditQuery, WorkspaceAuditQuery } from './schemas/audit.ts'
 export {
   ActorRef,
   ArtifactId,

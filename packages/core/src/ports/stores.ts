@@ -1,3 +1,4 @@
+import type { AuditAction } from '../contract/audit-actions.ts'
 import type { AuditEventDraft } from '../domain/audit.ts'
 import type { Retention } from '../domain/plans.ts'
 import type { Grant } from '../domain/policy.ts'
@@ -126,6 +127,13 @@ export interface CredentialStore {
   rejected(event: AuditEventDraft): void
 }
 
+/** Which of a workspace's artifacts a listing reads. */
+export interface ArtifactListScope {
+  readonly workspaceId: string
+  readonly projectId?: string
+  readonly publicOnly?: boolean
+}
+
 /** Artifacts and their versions. Every mutation writes its audit event in the same transaction. */
 export interface ArtifactStore {
   /** One round trip: the credential, the artifact's metadata and the caller's role. */
@@ -153,8 +161,12 @@ export interface ArtifactStore {
   updateAccess(command: UpdateAccessCommand): Promise<GuardedOutcome>
   /** Artifacts (not deleted) in every workspace the user belongs to, newest first. */
   listForUser(userId: string, page: PageRequest): Promise<ArtifactRecord[]>
-  /** Artifacts (not deleted) of one workspace's projects, newest first. */
-  listForWorkspace(workspaceId: string, page: PageRequest): Promise<ArtifactRecord[]>
+  /**
+   * Artifacts (not deleted) of one workspace's projects, newest first: all of them, or one
+   * project's, or only those anyone may view (`publicOnly`, what a visitor who is not a member
+   * browses; the policy still decides on each).
+   */
+  listForWorkspace(scope: ArtifactListScope, page: PageRequest): Promise<ArtifactRecord[]>
   /** Versions, newest first. */
   listVersions(artifactId: string, page: PageRequest): Promise<VersionRecord[]>
   /** The given versions with their content. */
@@ -201,12 +213,12 @@ export interface ShareLinkStore {
  * leaves out events older than their workspace plan's retention.
  */
 export interface AuditStore {
-  /** An artifact's events, newest first. */
-  listForArtifact(artifactId: string, page: PageRequest, retention: Retention): Promise<AuditEventDraft[]>
+  /** An artifact's events, newest first (only those of kind `action`, when given). */
+  listForArtifact(artifactId: string, page: PageRequest, retention: Retention, action?: AuditAction): Promise<AuditEventDraft[]>
   /** Events the user performed, and events of the user's personal workspace, newest first. */
-  listForAccount(userId: string, page: PageRequest, retention: Retention): Promise<AuditEventDraft[]>
+  listForAccount(userId: string, page: PageRequest, retention: Retention, action?: AuditAction): Promise<AuditEventDraft[]>
   /** A workspace's events, newest first. */
-  listForWorkspace(workspaceId: string, page: PageRequest, retention: Retention): Promise<AuditEventDraft[]>
+  listForWorkspace(workspaceId: string, page: PageRequest, retention: Retention, action?: AuditAction): Promise<AuditEventDraft[]>
 }
 
 export interface IdempotencyStore {

@@ -1,6 +1,7 @@
+import type { AuditAction } from '../contract/audit-actions.ts'
 import type { AppendVersionBody, RestoreVersionBody, Version } from '../contract/schemas/version.ts'
 import { unifiedDiff } from '../diff/unified-diff.ts'
-import { type AuditAction, actorOf, viaOf } from '../domain/audit.ts'
+import { actorOf, viaOf } from '../domain/audit.ts'
 import { unseen } from '../domain/hidden.ts'
 import type { Grant } from '../domain/policy.ts'
 import type { Caller, Principal } from '../domain/principal.ts'

@@ -26,7 +26,7 @@ export function presentAuditEvent(event: AuditEventDraft): AuditEvent {
  * Audit events, newest first. With `artifactId`, the artifact's events, for members of its
  * workspace (they may not know a private artifact exists otherwise: 404). Without it, the
  * caller's account-level events: what the caller did, and what happened in their personal workspace.
- * Events older than their workspace plan's retention are never returned.
+ * Events older than their workspace plan's retention are never returned; `action` keeps one kind.
  */
 export async function listAuditEvents(deps: CoreDeps, caller: Caller, query: AuditQuery): Promise<Result<PageOf<AuditEvent>>> {
   if (query.artifactId !== undefined) {
@@ -35,10 +35,15 @@ export async function listAuditEvents(deps: CoreDeps, caller: Caller, query: Aud
     if (!admitted.ok) return admitted
     const artifactId = admitted.value.artifact.id
     const retention = retentionAt(deps.clock.now())
-    return pageOfIds(query, 'evt', (page) => deps.audit.listForArtifact(artifactId, page, retention), presentAuditEvent)
+    return pageOfIds(query, 'evt', (page) => deps.audit.listForArtifact(artifactId, page, retention, query.action), presentAuditEvent)
   }
   const account = await admitAccount(deps, caller, 'audit.read')
   if (!account.ok) return account
   const retention = retentionAt(deps.clock.now())
-  return pageOfIds(query, 'evt', (page) => deps.audit.listForAccount(account.value.userId, page, retention), presentAuditEvent)
+  return pageOfIds(
+    query,
+    'evt',
+    (page) => deps.audit.listForAccount(account.value.userId, page, retention, query.action),
+    presentAuditEvent,
+  )
 }

@@ -1,5 +1,5 @@
 import type { Artifact } from '../contract/schemas/artifact.ts'
-import type { AuditEvent } from '../contract/schemas/audit.ts'
+import type { AuditEvent, WorkspaceAuditQuery } from '../contract/schemas/audit.ts'
 import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
 import type { Project } from '../contract/schemas/project.ts'
 import type { CreateWorkspaceBody, Member, Workspace } from '../contract/schemas/workspace.ts'
@@ -138,21 +138,26 @@ export async function listWorkspaceArtifacts(
   return pageOfIds(
     query,
     'art',
-    (page) => deps.artifacts.listForWorkspace(admitted.value.workspace.id, page),
+    (page) => deps.artifacts.listForWorkspace({ workspaceId: admitted.value.workspace.id }, page),
     (r) => presentArtifact(r, deps.config.webUrl),
   )
 }
 
-/** A workspace's audit events, newest first, within its plan's retention. */
+/** A workspace's audit events, newest first, within its plan's retention (one kind only, with `action`). */
 export async function listWorkspaceAuditEvents(
   deps: CoreDeps,
   caller: Caller,
   workspaceId: string,
-  query: PageQuery,
+  query: WorkspaceAuditQuery,
 ): Promise<Result<PageOf<AuditEvent>>> {
   const ctx = await deps.workspaces.loadForCaller({ credential: caller.credential, workspaceId })
   const admitted = admitWorkspace(deps, caller, ctx, 'audit.read')
   if (!admitted.ok) return admitted
   const retention = retentionAt(deps.clock.now())
-  return pageOfIds(query, 'evt', (page) => deps.audit.listForWorkspace(admitted.value.workspace.id, page, retention), presentAuditEvent)
+  return pageOfIds(
+    query,
+    'evt',
+    (page) => deps.audit.listForWorkspace(admitted.value.workspace.id, page, retention, query.action),
+    presentAuditEvent,
+  )
 }

@@ -1,4 +1,12 @@
-import type { ArtifactContext, ArtifactTarget, ContentRecord, PageRequest, PresentedCredential, VersionRecord } from '@quire/core'
+import type {
+  ArtifactContext,
+  ArtifactListScope,
+  ArtifactTarget,
+  ContentRecord,
+  PageRequest,
+  PresentedCredential,
+  VersionRecord,
+} from '@quire/core'
 import { type Kysely, sql } from 'kysely'
 import { artifactFrom, type Row, roleFrom, versionFrom } from '../rows.ts'
 import type { Database } from '../schema.ts'
@@ -70,12 +78,14 @@ export async function listArtifactsForUser(db: Kysely<Database>, userId: string,
   })
 }
 
-/** Artifacts (not deleted) of one workspace's projects, newest first (index `artifacts_by_workspace`). */
-export async function listArtifactsForWorkspace(db: Kysely<Database>, workspaceId: string, page: PageRequest) {
+/** Artifacts (not deleted) of one workspace's projects, newest first (index `artifacts_by_workspace`), narrowed by the scope. */
+export async function listArtifactsForWorkspace(db: Kysely<Database>, scope: ArtifactListScope, page: PageRequest) {
   const { rows } = await sql<Row>`SELECT ${artifactColumns} FROM artifacts a
     JOIN workspaces w ON w.id = a.workspace_id
     JOIN projects p ON p.id = a.project_id
-    WHERE a.workspace_id = ${workspaceId}::text AND a.deleted_at IS NULL
+    WHERE a.workspace_id = ${scope.workspaceId}::text AND a.deleted_at IS NULL
+      AND (${scope.projectId ?? null}::text IS NULL OR a.project_id = ${scope.projectId ?? null}::text)
+      AND (NOT ${scope.publicOnly ?? false}::boolean OR a.public_view)
       AND (${page.after}::text IS NULL OR a.id < ${page.after}::text)
     ORDER BY a.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
   return rows.flatMap((r) => {

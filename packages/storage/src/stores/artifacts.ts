@@ -26,7 +26,7 @@ export function artifactStore(database: { readonly db: Kysely<Database>; readonl
     softDelete: (cmd) => softDeleteArtifact(db, cmd),
     updateAccess: (cmd) => updateArtifactAccess(db, cmd),
     listForUser: (userId, page) => listArtifactsForUser(db, userId, page),
-    listForWorkspace: (workspaceId, page) => listArtifactsForWorkspace(db, workspaceId, page),
+    listForWorkspace: (scope, page) => listArtifactsForWorkspace(db, scope, page),
     listVersions: (artifactId, page) => listVersions(db, artifactId, page),
     contents: (artifactId, numbers) => versionContents(db, cache, artifactId, numbers),
     slugTaken: (projectId, slug) => artifactSlugTaken(db, projectId, slug),

@@ -34,6 +34,9 @@ const accountOnly = sql.join(accountActions.map((action) => sql`${action}::text`
 
 const after = (page: PageRequest) => sql<boolean>`(${page.after}::text IS NULL OR e.id < ${page.after}::text)`
 
+/** Only events of one kind, when asked. */
+const ofKind = (action: AuditAction | undefined) => sql<boolean>`(${action ?? null}::text IS NULL OR e.action = ${action ?? null}::text)`
+
 /**
  * Reads of the audit trail. There is deliberately no update or delete here: events are written
  * only with the changes they record (audit.ts), and the database refuses to alter them (only the
@@ -42,29 +45,30 @@ const after = (page: PageRequest) => sql<boolean>`(${page.after}::text IS NULL O
  */
 export function auditStore(db: Kysely<Database>): AuditStore {
   return {
-    async listForArtifact(artifactId, page, retention) {
+    async listForArtifact(artifactId, page, retention, action) {
       const { rows } = await sql<Selectable<AuditEventsTable>>`SELECT e.* FROM audit_events e
-        WHERE e.artifact_id = ${artifactId}::text AND ${after(page)} AND ${retained(retention, 'e')}
+        WHERE e.artifact_id = ${artifactId}::text AND ${ofKind(action)} AND ${after(page)} AND ${retained(retention, 'e')}
         ORDER BY e.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
       return rows.map(eventFrom)
     },
-    async listForAccount(userId, page, retention) {
+    async listForAccount(userId, page, retention, action) {
       // Two index scans (by actor, by workspace) merged: each side is already in id order.
       const { rows } = await sql<Selectable<AuditEventsTable>>`SELECT * FROM (
-          (SELECT e.* FROM audit_events e WHERE e.actor_id = ${userId}::text AND ${after(page)} AND ${retained(retention, 'e')}
+          (SELECT e.* FROM audit_events e WHERE e.actor_id = ${userId}::text AND ${ofKind(action)} AND ${after(page)}
+            AND ${retained(retention, 'e')}
             ORDER BY e.id DESC LIMIT ${page.limit + 1}::int)
           UNION
           (SELECT e.* FROM audit_events e WHERE e.workspace_id = (SELECT personal_workspace_id FROM users WHERE id = ${userId}::text)
-            AND ${after(page)} AND ${retained(retention, 'e')} ORDER BY e.id DESC LIMIT ${page.limit + 1}::int)
+            AND ${ofKind(action)} AND ${after(page)} AND ${retained(retention, 'e')} ORDER BY e.id DESC LIMIT ${page.limit + 1}::int)
         ) AS e ORDER BY id DESC LIMIT ${page.limit + 1}::int`.execute(db)
       return rows.map(eventFrom)
     },
-    async listForWorkspace(workspaceId, page, retention) {
+    async listForWorkspace(workspaceId, page, retention, action) {
       // One workspace, one plan: its window start is computed once, not per event. Account events
       // filed here (a personal workspace's owner's keys, tokens, sign-ins) are not the members' to read.
       const plan = sql`COALESCE((SELECT w.plan FROM workspaces w WHERE w.id = ${workspaceId}::text), 'free')`
       const { rows } = await sql<Selectable<AuditEventsTable>>`SELECT e.* FROM audit_events e
-        WHERE e.workspace_id = ${workspaceId}::text AND e.action NOT IN (${accountOnly}) AND ${after(page)}
+        WHERE e.workspace_id = ${workspaceId}::text AND e.action NOT IN (${accountOnly}) AND ${ofKind(action)} AND ${after(page)}
           AND e.at >= ${windowStart(retention, plan)}
         ORDER BY e.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
       return rows.map(eventFrom)

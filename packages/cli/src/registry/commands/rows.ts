@@ -1,4 +1,4 @@
-import { type OperationId, operations } from '@quire/core/contract'
+import { auditActions, type OperationId, operations } from '@quire/core/contract'
 import type { CommandSpec, OptionSpec } from '../types.ts'
 
 /*
@@ -57,6 +57,15 @@ export const cursor: OptionSpec = {
 }
 export const artifactId = idFlag('artifact-id', 'artifactId', 'Artifact id (art_…)')
 export const workspaceId = idFlag('workspace-id', 'workspaceId', 'Workspace id (ws_…)')
+
+/** `--action`: only the audit events of one kind. */
+export const auditAction: OptionSpec = {
+  name: 'action',
+  type: 'string',
+  choices: auditActions,
+  description: 'Only events of this kind (e.g. artifact.version_created)',
+  to: 'query.action',
+}
 
 /** `--owner`, `--project-slug`, `--slug`: an address in the path. */
 export const owner = idFlag('owner', 'owner', 'Owner namespace (username or workspace slug)')

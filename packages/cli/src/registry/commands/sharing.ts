@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../types.ts'
-import { artifactId, change, idFlag, list } from './rows.ts'
+import { artifactId, auditAction, change, idFlag, list } from './rows.ts'
 
 /** Share links, and the audit trail. */
 export const sharingCommands: readonly CommandSpec[] = [
@@ -31,6 +31,9 @@ export const auditCommands: readonly CommandSpec[] = [
     "List audit events: an artifact's, or your account's",
     'listAuditEvents',
     ['at', 'action', 'actor.label', 'via.surface', 'artifactId'],
-    [{ name: 'artifact-id', type: 'string', description: 'Artifact id (default: account-level events)', to: 'query.artifactId' }],
+    [
+      { name: 'artifact-id', type: 'string', description: 'Artifact id (default: account-level events)', to: 'query.artifactId' },
+      auditAction,
+    ],
   ),
 ]

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../types.ts'
-import { change, idFlag, jsonFlag, list, workspaceId } from './rows.ts'
+import { auditAction, change, idFlag, jsonFlag, list, workspaceId } from './rows.ts'
 
 const invitationId = idFlag('invitation-id', 'invitationId', 'Invitation id (inv_…)')
 
@@ -46,6 +46,6 @@ export const workspaceCommands: readonly CommandSpec[] = [
     "List a workspace's audit events",
     'listWorkspaceAuditEvents',
     ['at', 'action', 'actor.label', 'artifactId'],
-    [workspaceId],
+    [workspaceId, auditAction],
   ),
 ]

@@ -1,6 +1,6 @@
 import { defineOperation } from '../operation.ts'
 import { Artifact } from '../schemas/artifact.ts'
-import { AuditEvent } from '../schemas/audit.ts'
+import { AuditEvent, WorkspaceAuditQuery } from '../schemas/audit.ts'
 import { Page, PageQuery } from '../schemas/common.ts'
 import { Project } from '../schemas/project.ts'
 import {
@@ -150,7 +150,7 @@ export const workspaceOperations = {
     action: 'audit.read',
     anonymous: false,
     params: WorkspaceParams,
-    query: PageQuery,
+    query: WorkspaceAuditQuery,
     success: { status: 200, schema: Page(AuditEvent) },
     errors: [...inWorkspace, 'invalid_cursor'],
     hints: read,

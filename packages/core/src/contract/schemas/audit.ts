@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { auditActions } from '../audit-actions.ts'
 import { ActorRef, Cursor, Limit, PathSegment, Timestamp } from './common.ts'
 
 /** One recorded change. Events are immutable. */
@@ -29,12 +30,23 @@ export const AuditEvent = Type.Object({
 })
 export type AuditEvent = Static<typeof AuditEvent>
 
+/** `?action=`: only the events of one kind. */
+export const AuditActionFilter = Type.Enum(auditActions, { description: 'Only events of this kind, e.g. `artifact.version_created`.' })
+
 export const AuditQuery = Type.Object(
   {
     artifactId: Type.Optional({ ...PathSegment, description: "An artifact's events; without it, the caller's account-level events." }),
+    action: Type.Optional(AuditActionFilter),
     limit: Type.Optional(Limit),
     cursor: Type.Optional(Cursor),
   },
   { additionalProperties: false },
 )
 export type AuditQuery = Static<typeof AuditQuery>
+
+/** A workspace's trail: a page, optionally of one kind of event. */
+export const WorkspaceAuditQuery = Type.Object(
+  { action: Type.Optional(AuditActionFilter), limit: Type.Optional(Limit), cursor: Type.Optional(Cursor) },
+  { additionalProperties: false },
+)
+export type WorkspaceAuditQuery = Static<typeof WorkspaceAuditQuery>

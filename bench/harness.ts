@@ -216,6 +216,11 @@ function median(xs: number[]): number {
 }
 
 /** One side of a case over its rounds: median req/s and p99, and median CPU µs per request as `server + database`. */
+/** Socket errors and timeouts, non-2xx answers, and 2xx answers whose body is not the expected one, over all rounds. */
+export function failures(xs: readonly Figures[]): number {
+  return xs.reduce((n, x) => n + x.errors + x.timeouts + x.non2xx + x.mismatches, 0)
+}
+
 export function medians(xs: Figures[]): { rps: number; p99: number; cpu: string } {
   return {
     rps: median(xs.map((x) => x.rps)),

@@ -5,7 +5,13 @@
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 
-const suites = { diff: 'bench/diff/run.ts', api: 'bench/api/run.ts', cli: 'bench/cli/run.ts', mcp: 'bench/mcp/run.ts' } as const
+const suites = {
+  diff: 'bench/diff/run.ts',
+  api: 'bench/api/run.ts',
+  cli: 'bench/cli/run.ts',
+  mcp: 'bench/mcp/run.ts',
+  web: 'bench/web/run.ts',
+} as const
 const [only, ...rest] = process.argv.slice(2)
 const chosen = only && only in suites ? [only as keyof typeof suites] : (Object.keys(suites) as (keyof typeof suites)[])
 const root = resolve(import.meta.dirname, '..')

@@ -1,22 +1,6 @@
-/**
- * bench/mcp: reading an artifact's content over MCP (`tools/call get_artifact_content`, Streamable
- * HTTP, `POST /mcp` on the web app) against the REST read (`GET /api/artifacts/:id/content`) of
- * the same artifact with the same API key, in the same run. Both apps run as `pnpm start` runs
- * them (apps/web/src/serve-local.ts: the API and the web app in one process, on one runtime), here
- * on PostgreSQL, with autocannon on 127.0.0.1. Prints req/s, p99, CPU per request and MCP/REST.
- *
- *   pnpm bench mcp [--duration 5] [--connections 50] [--rounds 5] [--pool 10] [--only latest]
- *
- * QUIRE_BENCH_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server.
- */
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { finishTestRun, type TestDatabase } from '@quire/storage/testing'
 import type autocannon from 'autocannon'
-import { seed } from '../api/seed.ts'
 import * as harness from '../harness.ts'
+import { withLocalQuire } from '../local-quire.ts'
 
 const { duration, connections, rounds, pool, only } = harness.loadOptions('database pool size of the one runtime both surfaces share')
 /** The MCP revision the requests announce (the transport answers 400 to one it does not support). */
@@ -40,11 +24,6 @@ function measure(
   return harness.load(server, duration, { connections, ...target, expectBody, ...extra })
 }
 
-/** Socket errors and timeouts, non-2xx answers, and 2xx answers whose body is not the expected one, over all rounds. */
-function bad(xs: harness.Figures[]): number {
-  return xs.reduce((n, x) => n + x.errors + x.timeouts + x.non2xx + x.mismatches, 0)
-}
-
 /** Sends `target` once; its body, after checking it is a 200 carrying `content` (and passing `check`). */
 async function answerOf(target: Target, content: string, check: (body: string) => boolean = () => true): Promise<string> {
   const response = await fetch(target.url, { method: target.method, headers: target.headers, body: target.body ?? null })
@@ -56,47 +35,7 @@ async function answerOf(target: Target, content: string, check: (body: string) =
   return body
 }
 
-const run = await harness.postgresRun()
-const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-mcp-'))
-let database: TestDatabase | null = null
-const cleanup = harness.cleanupOnce('bench/mcp', 'stopping the server and dropping the database', async () => {
-  await harness.stopServers()
-  await database?.close()
-  await finishTestRun(run)
-  rmSync(dataDir, { recursive: true, force: true })
-})
-try {
-  // bench/api's fixtures: an owner with an all-scopes API key, a private artifact at version 2,
-  // one with 10,000 versions (no append artifacts: nothing here writes).
-  const db = await harness.freshDatabase(run)
-  database = db
-  const fixtures = await seed(db, 0)
-  const [apiPort, webPort] = await harness.freePorts(2)
-  const api = `http://127.0.0.1:${apiPort}`
-  const web = `http://127.0.0.1:${webPort}`
-  const child = await harness.start(
-    'apps/web/src/serve-local.ts',
-    // Rate limiting stays on, as in production (bench/api does the same); the limit is set out of
-    // reach of one key's load. /mcp counts only refused credentials, and none is refused here.
-    {
-      DATABASE_URL: db.url ?? '',
-      DATABASE_POOL_SIZE: String(pool),
-      API_HOST: '127.0.0.1',
-      API_PORT: String(apiPort),
-      WEB_HOST: '127.0.0.1',
-      WEB_PORT: String(webPort),
-      WEB_URL: web,
-      API_URL: api,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_MAX: '1000000000',
-      SESSION_SECRET: randomBytes(36).toString('base64url'),
-      QUIRE_DATA_DIR: dataDir,
-      NODE_ENV: 'development',
-    },
-    [`${api}/health`, `${web}/mcp`],
-  )
-  const server = await harness.watch(child, db.url ?? '')
-
+await withLocalQuire('bench/mcp', { pool, readyPath: '/mcp' }, async ({ api, web, server, fixtures }) => {
   const bearer = `Bearer ${fixtures.token}`
   const rest = (id: string, version?: number): Target => ({
     url: `${api}/api/artifacts/${id}/content${version === undefined ? '' : `?version=${version}`}`,
@@ -190,8 +129,8 @@ try {
     const r = harness.medians(sides.baseline)
     const m = harness.medians(sides.quire)
     const ratio = m.rps / r.rps
-    const restBad = bad(sides.baseline)
-    const mcpBad = bad(sides.quire)
+    const restBad = harness.failures(sides.baseline)
+    const mcpBad = harness.failures(sides.quire)
     failed ||= restBad + mcpBad > 0
     rows.push([c.name, ...harness.sideCells(r), ...harness.sideCells(m), ...harness.ratioCells(ratio, c.target), `${restBad} / ${mcpBad}`])
     process.stderr.write(`${c.name}: REST ${r.rps.toFixed(0)} req/s, MCP ${m.rps.toFixed(0)} req/s (${ratio.toFixed(2)}×)\n`)
@@ -222,6 +161,4 @@ try {
       'bad: socket errors, timeouts, non-2xx and answers differing from the checked one, over all rounds; must be 0.',
   )
   if (failed) process.exitCode = 1
-} finally {
-  await cleanup()
-}
+})

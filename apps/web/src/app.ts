@@ -10,6 +10,7 @@ import { registerWebRateLimit } from './plugins/rate-limit.ts'
 import { registerSecurityHeaders } from './plugins/security-headers.ts'
 import { registerSessions } from './plugins/sessions.ts'
 import { registerTextRule } from './plugins/well-formed-text.ts'
+import { registerAccountRoutes } from './routes/account/index.ts'
 import { documentPages } from './routes/artifact-http.ts'
 import { registerArtifactRoutes } from './routes/artifacts.ts'
 import { registerBrowseRoutes } from './routes/browse.ts'
@@ -17,6 +18,7 @@ import { registerHistoryRoutes } from './routes/history.ts'
 import { registerHomeRoutes } from './routes/home.ts'
 import { registerMcpRoutes } from './routes/mcp.ts'
 import { registerOAuthRoutes } from './routes/oauth.ts'
+import { registerOwnerFormRoutes } from './routes/owner-forms.ts'
 import { registerSignInRoutes } from './routes/sign-in.ts'
 
 export interface WebAppOptions {
@@ -106,7 +108,12 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   // Every query string, form and JSON body: well-formed text without NUL, before any route reads it.
   registerTextRule(app)
   if (options.rateLimit !== false) await registerWebRateLimit(app)
-  const sessions = await registerSessions(app, { runtime, sessionSecret: options.sessionSecret, secure })
+  const sessions = await registerSessions(app, {
+    runtime,
+    sessionSecret: options.sessionSecret,
+    secure,
+    origin: new URL(options.webUrl).origin,
+  })
 
   const rp = relyingParty({
     ...oidc,
@@ -122,6 +129,8 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   const documents = documentPages(64 * 1024 * 1024)
   registerArtifactRoutes(app, { runtime, webUrl: options.webUrl, documents })
   registerHistoryRoutes(app, { runtime })
+  registerAccountRoutes(app, { runtime })
+  registerOwnerFormRoutes(app, { runtime })
   registerBrowseRoutes(app, { runtime, webUrl: options.webUrl, documents })
   await registerMcpRoutes(app, {
     runtime,

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto'
 import type { Caller } from '@quire/core'
 import type { FastifyRequest } from 'fastify'
+import type { Visitor } from './pages/layout.ts'
+import type { WebSession } from './plugins/sessions.ts'
 
 /**
  * The caller a page acts as: the signed-in person's session (the same principal the API would
@@ -20,4 +22,14 @@ export function tokenCaller(request: FastifyRequest, token: string): Caller {
 
 function sha256Hex(secret: string): string {
   return createHash('sha256').update(secret).digest('hex')
+}
+
+/** Who is signed in, as a page's header shows them (with the token its sign-out form sends). */
+export function visitorFrom(session: WebSession): Visitor {
+  return { email: session.user.email, username: session.user.username, csrfToken: session.csrfToken }
+}
+
+/** The signed-in person behind a request, for the header of a page that is not shared between readers; null when signed out. */
+export function visitorOf(request: FastifyRequest): Visitor | null {
+  return request.session ? visitorFrom(request.session) : null
 }

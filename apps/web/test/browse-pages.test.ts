@@ -178,17 +178,30 @@ describe(`share links open their artifact (${testEngine})`, () => {
 })
 
 describe(`owner and project pages (${testEngine})`, () => {
-  it('are a 404 for an anonymous visitor, the private titles included, and for unknown names', async () => {
+  it('show an anonymous visitor the public artifacts only, under slugs, and are a 404 where nothing is public', async () => {
+    await api('POST', '/api/projects', { ownerUsername: owner.username, slug: 'hidden', title: 'Codename Bluebird', icon: 'H' })
     await artifact('anon-private', { publicView: false, content: 'x\n', title: 'Private diary entry' })
     await artifact('anon-public', { publicView: true, content: 'y\n', title: 'Public announcement' })
-    for (const path of [`/${owner.username}`, `/${owner.username}/notes`, '/nobody-here', `/${owner.username}/no-such-project`]) {
+    await artifact('hidden-private', { publicView: false, content: 'z\n', title: 'Hidden draft', project: 'hidden' })
+    for (const path of [`/${owner.username}`, `/${owner.username}/notes`]) {
+      const res = await page(path)
+      expect(res.status, path).toBe(200)
+      expect(res.headers.get('cache-control')).toBe('private, no-cache')
+      const body = await res.text()
+      expect(body).toContain('Public announcement')
+      expect(body).toContain(`href="/${owner.username}/notes/anon-public"`)
+      for (const secret of ['Private diary entry', 'Hidden draft', 'Codename Bluebird', OWNER_EMAIL])
+        expect(body, path).not.toContain(secret)
+    }
+    for (const path of [`/${owner.username}/hidden`, '/nobody-here', `/${owner.username}/no-such-project`]) {
       const res = await page(path)
       expect(res.status, path).toBe(404)
       const body = await res.text()
-      expect(body).not.toContain('Private diary entry')
+      expect(body).not.toContain('Hidden draft')
+      expect(body).not.toContain('Codename Bluebird')
       expect(body).toContain('Page not found')
     }
-    const json = await page(`/${owner.username}/notes`, { accept: 'application/json' })
+    const json = await page(`/${owner.username}/hidden`, { accept: 'application/json' })
     expect(json.status).toBe(404)
     expect(((await json.json()) as { code: string }).code).toBe('not_found')
   })
@@ -228,16 +241,21 @@ describe(`owner and project pages (${testEngine})`, () => {
     }
   })
 
-  it('are a 404 for a signed-in stranger', async () => {
+  it('show a signed-in stranger what an anonymous visitor sees', async () => {
     const stranger = await userWithKey(web, 'browse.stranger@example.com')
+    await artifact('stranger-public', { publicView: true, content: 's\n', title: 'Open letter' })
     const strangerContext = await signedIn('browse.stranger@example.com')
     try {
       const tab = await strangerContext.newPage()
       for (const path of [`/${owner.username}`, `/${owner.username}/notes`]) {
         const res = await tab.goto(`${web.url}${path}`)
-        expect(res?.status(), path).toBe(404)
-        expect(await tab.content()).not.toContain('Older private note')
+        expect(res?.status(), path).toBe(200)
+        const text = await tab.content()
+        expect(text).toContain('Open letter')
+        expect(text).not.toContain('Older private note')
+        expect(text).not.toContain('Your role')
       }
+      expect((await tab.goto(`${web.url}/${owner.username}/hidden`))?.status()).toBe(404)
       expect((await tab.goto(`${web.url}/${stranger.username}`))?.status()).toBe(200)
     } finally {
       await strangerContext.close()

@@ -1,6 +1,9 @@
 import { type DefaultTreeAdapterTypes, parse } from 'parse5'
 import { describe, expect, it } from 'vitest'
-import { CSV_ROW_LIMIT, HIGHLIGHT_BUDGET, renderArtifact } from '../src/render/index.ts'
+import { markdownDocument } from '../../../bench/web/document.ts'
+import { CSV_ROW_LIMIT, HIGHLIGHT_BUDGET, MARKDOWN_HIGHLIGHT_BUDGET, renderArtifact } from '../src/render/index.ts'
+import { renderMarkdown } from '../src/render/markdown.ts'
+import { type SanitizeWay, sanitize, sanitizeDocument, urlAllowed } from '../src/render/sanitize.ts'
 import { xssCorpus } from './xss-corpus.ts'
 
 type Element = DefaultTreeAdapterTypes.Element
@@ -144,7 +147,7 @@ describe('renderArtifact: Markdown', () => {
   })
 
   it('stops highlighting once a document has used its budget, and escapes the rest', () => {
-    const fence = `\`\`\`js\n${'let a = 1\n'.repeat(HIGHLIGHT_BUDGET / 10 - 1)}\`\`\``
+    const fence = `\`\`\`js\n${'let a = 1\n'.repeat(MARKDOWN_HIGHLIGHT_BUDGET / 10 - 1)}\`\`\``
     const codes = elements(render('md', `${fence}\n\n${fence}`).html.text).filter((e) => e.tagName === 'code')
     expect(codes.map((code) => attr(code, 'class'))).toEqual(['hljs language-js', 'language-js'])
     expect(elementsIn(codes[1] as Element)).toEqual([])
@@ -219,6 +222,14 @@ describe('renderArtifact: other types', () => {
       expect(all.some((e) => attr(e, 'class')?.startsWith('hljs-'))).toBe(true)
       expect(textOf(code)).toBe(content)
     }
+  })
+
+  it('highlights a source file past what a Markdown document may have highlighted', () => {
+    const content = `[${'{"a": 1},'.repeat(Math.ceil((2 * MARKDOWN_HIGHLIGHT_BUDGET) / 9))}{}]`
+    expect(content.length).toBeLessThan(HIGHLIGHT_BUDGET)
+    const code = elements(render('json', content).html.text).find((e) => e.tagName === 'code') as Element
+    expect(attr(code, 'class')).toBe('hljs language-json')
+    expect(textOf(code)).toBe(content)
   })
 
   it('shows a source file larger than the highlighting budget escaped but plain', () => {
@@ -303,5 +314,106 @@ describe('renderArtifact: XSS corpus', () => {
       expect(pre.tagName).toBe('pre')
       expect(textOf(pre)).toBe(payload.content)
     }
+  })
+})
+
+/**
+ * A tree as a browser builds it, written out canonically: elements with their attributes sorted,
+ * text as it is. Two markups with the same canonical form are the same page for a reader.
+ */
+function canonical(node: Node): string {
+  if (node.nodeName === '#text' && 'value' in node) return JSON.stringify(node.value)
+  if (!('tagName' in node)) return ''
+  const attributes = [...node.attrs].sort((a, b) => a.name.localeCompare(b.name)).map((a) => `${a.name}=${JSON.stringify(a.value)}`)
+  return `<${node.tagName} ${attributes.join(' ')}>${node.childNodes.map(canonical).join('')}</${node.tagName}>`
+}
+
+/** Raw HTML opened, closed and left open across Markdown blocks, and links with every kind of URL. */
+const nestings: string[] = [
+  '<details>\n<summary>More</summary>\n\n- a\n- [ ] b\n\n```js\nlet a = 1\n```\n\n</details>',
+  '<div>\n\n| a |\n|---|\n| <div> x |\n\n</div></div></div>\n\nafter',
+  '| a |\n|---|\n| <div> |\n\nnext </div></div> paragraph',
+  '<p>open paragraph\n\n```js\nlet a\n```\n\n- list\n\n</p>',
+  '<b>bold\n\n# Heading\n\ntext</b> and *more*',
+  '<a href="https://x.example">\n\n- item [inner](https://y.example)\n\n</a>',
+  '<table><tr><td>\n\n# h\n\n</td></tr></table>\n\n| x |\n|---|\n| y |',
+  '</div></article></main><p>closing the page</p>\n\n# after',
+  '<div title="\n\n# heading inside an attribute\n\n">x</div>\n\ntail',
+  '<a title="\n\n```js\nlet a\n```\n\n" href="https://x.example">x</a>',
+  '<textarea>\n\n# hidden\n\n</textarea>\n\nshown',
+  '<!--\n\n# in a comment\n\n-->\n\nshown',
+  '- <div>item\n- next</div>\n\n1. one\n2. <kbd>two</kbd>',
+  '> <details>\n> quote\n\n</details>\n\n> plain quote',
+  '<ul>\n<li>\n\n* nested\n\n</li>\n</ul>',
+  'x[^1] <sup>y</sup>\n\n[^1]: note with <b>html</b>\n\n## After <em>notes</em>',
+  '[ftp](ftp://x.example) ![png](data:image/png;base64,AAAA) [mail](mailto:a@b.example) ![rel](/r.png) [pr](//host.example/x)',
+  '<https://x.example/a> www.x.example [t](https://x.example "a title") ![m](mailto:a@b.example) [e]()',
+  '[r][1] ![i][1]\n\n[1]: HTTPS://X.EXAMPLE/Up "T"',
+  '[tab](java%09script:x) [ws](  https://x.example  ) [q](<https://x.example/a b>)',
+]
+
+describe('renderArtifact: only the HTML a document writes is sanitised', () => {
+  const documents = [
+    ...nestings,
+    ...xssCorpus.filter((payload) => payload.type === 'md').map((payload) => payload.content),
+    ...[1, 2, 3].map((seed) => markdownDocument(48 * 1024, seed)),
+    markdownDocument(48 * 1024, 4).replace(/\n\n/g, '\n\n<span>x</span>\n\n'),
+  ]
+
+  it.each(documents.map((source, i) => [i, source] as const))('gives what sanitising all of it gives (document %i)', (_i, source) => {
+    const whole = sanitize(
+      renderMarkdown(source)
+        .fragments.map((fragment) => fragment.markup)
+        .join(''),
+    )
+    expect(canonical(body(renderArtifact({ type: 'md', content: source }).html.text))).toBe(canonical(body(whole)))
+  })
+
+  it.each(documents.map((source, i) => [i, source] as const))('keeps the page around the document whole (document %i)', (_i, source) => {
+    const { html } = renderArtifact({ type: 'md', content: source })
+    const page = body(`<main><article><div class="document">${html.text}</div><p id="after">after</p></article></main>`)
+    const article = elementsIn(page).find((e) => e.tagName === 'article') as Element
+    const children = article.childNodes.filter((node): node is Element => 'tagName' in node)
+    expect(children.map((e) => [e.tagName, attr(e, 'class') ?? attr(e, 'id')])).toEqual([
+      ['div', 'document'],
+      ['p', 'after'],
+    ])
+    expect(hazards(html.text)).toEqual([])
+  })
+
+  it("sends the renderer's own markup past the sanitiser, and the written HTML through it", () => {
+    const { fragments } = renderMarkdown('# Title\n\ntext\n\n<div>raw</div>\n\n- a\n- b <kbd>k</kbd>\n\n```js\nlet a\n```')
+    expect(fragments.map((fragment) => [fragment.kind, fragment.markup])).toEqual([
+      ['made', expect.stringContaining('<div class="markdown-heading">')],
+      ['written', '<div>raw</div>\n'],
+      ['open', '<ul>\n<li>a</li>\n<li>'],
+      ['written', 'b <kbd>k</kbd>'],
+      ['open', '</li>\n</ul>\n'],
+      ['made', expect.stringContaining('<pre><code class="hljs language-js">')],
+    ])
+  })
+
+  it('sanitises written inline HTML on its own, and whole blocks or the whole markup only where written tags span the rest', () => {
+    const wayOf = (source: string) => {
+      const ways: SanitizeWay[] = []
+      sanitizeDocument(renderMarkdown(source).fragments, (way) => ways.push(way))
+      return ways
+    }
+    expect(wayOf('# T\n\n- a\n- b\n\n```js\nlet a\n```')).toEqual(['nothing written'])
+    expect(wayOf('- a <kbd>k</kbd>\n- b<br>c\n\n| x |\n|---|\n| <sup>1</sup> |\n\n<details>\n\ntext\n\n</details>')).toEqual(['inline'])
+    expect(wayOf('- a <b>open\n- b\n\n<details>\n\nin <kbd>k</kbd>\n\n</details>')).toEqual(['blocks'])
+    expect(wayOf('<div title="\n\n# swallowed\n\n">x</div>')).toEqual(['whole'])
+    expect(wayOf(markdownDocument(64 * 1024, 5))).toEqual(['inline'])
+  })
+
+  it('allows link and image URLs as the sanitiser does', () => {
+    expect(['https://x.example', 'HTTP://x', 'mailto:a@b', '/r', '#f', '//h/x', 'a/b', '?q'].every((url) => urlAllowed('a', url))).toBe(
+      true,
+    )
+    expect(['javascript:x', 'java\tscript:x', ' data:x', 'ftp://x', 'tel:1', '', 'x<!--y-->:'].some((url) => urlAllowed('a', url))).toBe(
+      false,
+    )
+    expect(urlAllowed('img', 'https://x/i.png')).toBe(true)
+    expect(['mailto:a@b', 'data:image/png;base64,AA'].some((url) => urlAllowed('img', url))).toBe(false)
   })
 })

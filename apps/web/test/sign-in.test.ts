@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
+import { createServer } from 'node:http'
 import { getProfile, sessionPrincipal } from '@quire/core'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { settleAll } from '../../../tooling/vitest/processes.ts'
-import { launchChromium, sessionSecretIn, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { freePort, launchChromium, sessionSecretIn, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 
 let web: TestWeb
 let browser: Browser
@@ -98,6 +99,40 @@ describe('signing in through the development provider, in Chromium', () => {
     expect(await sessionSecretIn(context, web)).toBeNull()
     // Ended on the server too: the old cookie's secret no longer opens a session.
     await expect(sessionPrincipal(web.runtime.deps, secret ?? '')).resolves.toBeNull()
+  })
+
+  it('refuses a form another site makes the browser post, even with the right token, and nothing happens', async () => {
+    await signInWithBrowser(page, web, 'cross-site@example.com')
+    const secret = await sessionSecretIn(context, web)
+    const token = await page.getAttribute('input[name="_csrf"]', 'value')
+    // Another site (localhost is a different site from 127.0.0.1) whose page posts a form here on load.
+    const port = await freePort()
+    const attacker = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html; charset=utf-8')
+      res.end(
+        `<form method="post" action="${web.url}/logout"><input name="_csrf" value="${token ?? ''}"></form><script>document.forms[0].submit()</script>`,
+      )
+    })
+    await new Promise<void>((done) => attacker.listen(port, '127.0.0.1', done))
+    try {
+      const refused = page.waitForResponse((r) => r.url() === `${web.url}/logout`)
+      await page.goto(`http://localhost:${port}/`)
+      const response = await refused
+      expect(response.status()).toBe(403)
+      await page.waitForLoadState()
+      await expect(page.textContent('main')).resolves.toContain('sent from another site')
+      await expect(sessionPrincipal(web.runtime.deps, secret ?? '')).resolves.not.toBeNull()
+      // Without a browser's word for it (a script's fetch with a foreign Origin), the same.
+      const forged = await fetch(`${web.url}/logout`, {
+        method: 'POST',
+        headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+        body: `_csrf=${token ?? ''}`,
+        redirect: 'manual',
+      })
+      expect(forged.status).toBe(403)
+    } finally {
+      await new Promise<void>((done) => attacker.close(() => done()))
+    }
   })
 
   it('accepts the CSRF token as the X-CSRF-Token header', async () => {

@@ -45,8 +45,10 @@ export function consentPage(
   <ul class="scopes">${scopes}</ul>
   <p class="muted">For <code>${request.resource}</code>. You will be sent back to <code>${destination(request.redirectUri)}</code>. You can revoke access at any time.</p>
   <form method="post" action="/oauth2/authorize">${hidden}<input type="hidden" name="_csrf" value="${csrf}">
-    <button type="submit" name="decision" value="approve" class="primary">Allow</button>
-    <button type="submit" name="decision" value="deny">Deny</button>
+    <div class="actions">
+      <button type="submit" name="decision" value="approve">Allow</button>
+      <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+    </div>
   </form>
 </section>`,
   }

@@ -1,6 +1,8 @@
 import type { Artifact } from '@quire/core/contract'
 import { html, type SafeHtml } from './html.ts'
 import { layout, type Visitor } from './layout.ts'
+import { type OwnerActions, ownerActionLinks } from './owner/actions.ts'
+import { type NoticeKey, noticeBanner } from './owner/notices.ts'
 
 export interface ArtifactView {
   readonly artifact: Artifact
@@ -19,6 +21,10 @@ export interface ArtifactView {
   readonly visitor: Visitor | null
   /** Set when the page is opened through a share link (`/s/:token`): links stay under the link. */
   readonly shareLink?: SharedVia | null
+  /** The signed-in person's controls (edit, settings, delete), on the latest page only: a pinned one is the same for everyone. */
+  readonly ownerActions?: OwnerActions | null
+  /** What a form that led here did (`?notice=saved`). */
+  readonly notice?: NoticeKey | null
 }
 
 /** A share link the page was opened through: its secret (already in the URL) and its role. */
@@ -86,7 +92,7 @@ function sharedNotice(artifact: Artifact, via: SharedVia): SafeHtml {
   }
   ${
     via.role === 'editor'
-      ? html`<p class="editor-note"><strong>Editor link.</strong> You may add new versions of this artifact: for now through the API, with this link's secret as the bearer token; editing in the browser is coming.</p>`
+      ? html`<p class="editor-note"><strong>Editor link.</strong> You may add new versions of this artifact through the API, the CLI or an agent, with this link's secret as the bearer token (<code>Authorization: Bearer &lt;secret&gt;</code>, <code>quire --token</code>).</p>`
       : null
   }
 </div>`
@@ -122,8 +128,10 @@ export function artifactPage(view: ArtifactView): string {
     <nav class="artifact-actions" aria-label="This artifact">
       <a href="${path}/raw${versionQuery}">Raw</a>
       ${shared ? null : html`<a href="${path}/history">History</a>`}
+      ${shared ? null : ownerActionLinks(artifact, view.ownerActions)}
     </nav>
   </header>
+  ${noticeBanner(view.notice)}
   ${shared ? sharedNotice(artifact, shared) : null}
   ${
     notLatest

@@ -1,7 +1,9 @@
+import type { NamespaceOwner } from '@quire/core'
 import type { Artifact, Project, Workspace } from '@quire/core/contract'
 import { artifactPath } from './artifact.ts'
 import { html, type SafeHtml } from './html.ts'
 import { layout, type Visitor } from './layout.ts'
+import { type NoticeKey, noticeBanner } from './owner/notices.ts'
 
 /** A page of a listing as the page shows it: its items and where the next page starts. */
 export interface Listing<T> {
@@ -92,48 +94,69 @@ export function pager(basePath: string, current: string | undefined, nextCursor:
 </nav>`
 }
 
-/** `/:owner`: the namespace's projects the viewer may see. */
+/** `/:owner`: for a member, the namespace's projects and recent artifacts; for anyone else, its public artifacts. */
 export function ownerPage(view: {
-  readonly workspace: Workspace
-  readonly projects: Listing<Project>
-  readonly cursor: string | undefined
-  readonly visitor: Visitor | null
-}): string {
-  const { workspace } = view
-  return layout(
-    { title: workspace.name, visitor: view.visitor, head: html`<meta name="robots" content="noindex">` },
-    html`<section class="browse">
-  <header class="browse-head">
-    <p class="crumbs">${workspace.kind === 'personal' ? 'Personal workspace' : 'Team workspace'}</p>
-    <h1>${workspace.name}</h1>
-    <p class="meta"><span>/${workspace.slug}</span><span>Your role: <span class="badge">${workspace.role}</span></span></p>
-  </header>
-  <h2>Projects</h2>
-  ${projectList(view.projects.items, { showOwner: false, empty: 'No projects here yet.' })}
-  ${pager(ownerPath(workspace.slug), view.cursor, view.projects.nextCursor)}
-</section>`,
-  )
-}
-
-/** `/:owner/:project`: the project and its artifacts the viewer may see, newest first. */
-export function projectPage(view: {
-  readonly project: Project
+  readonly owner: NamespaceOwner
+  readonly projects: Listing<Project> | null
   readonly artifacts: Listing<Artifact>
   readonly cursor: string | undefined
   readonly visitor: Visitor | null
 }): string {
-  const { project } = view
+  const { owner } = view
+  const { member } = owner
+  const title = member?.name ?? owner.slug
   return layout(
-    { title: project.title, visitor: view.visitor, head: html`<meta name="robots" content="noindex">` },
+    { title, visitor: view.visitor, head: html`<meta name="robots" content="noindex">` },
     html`<section class="browse">
   <header class="browse-head">
-    <p class="crumbs"><a href="${ownerPath(project.ownerUsername)}">${project.ownerUsername}</a> / ${project.slug}</p>
-    <h1><span class="icon" aria-hidden="true">${project.icon}</span> ${project.title}</h1>
-    ${project.description ? html`<p class="lede">${project.description}</p>` : null}
+    <p class="crumbs">${member ? (member.kind === 'personal' ? 'Personal workspace' : 'Team workspace') : 'Public artifacts'}</p>
+    <h1>${title}</h1>
+    <p class="meta"><span>/${owner.slug}</span>${member ? html`<span>Your role: <span class="badge">${member.role}</span></span>` : null}</p>
   </header>
+  ${
+    view.projects
+      ? html`<h2>Projects</h2>
+  ${projectList(view.projects.items, { showOwner: false, empty: 'No projects here yet.' })}
+  ${pager(ownerPath(owner.slug), view.cursor, view.projects.nextCursor)}
+  <h2>Recently changed artifacts</h2>
+  ${artifactList(view.artifacts.items, { showProject: true, empty: 'No artifacts here yet.' })}`
+      : html`${artifactList(view.artifacts.items, { showProject: true, empty: 'No more public artifacts.' })}
+  ${pager(ownerPath(owner.slug), view.cursor, view.artifacts.nextCursor)}`
+  }
+</section>`,
+  )
+}
+
+/** `/:owner/:project`: the project and its artifacts the viewer may see, newest first (a visitor: the public ones, under the project's slug). */
+export function projectPage(view: {
+  readonly owner: NamespaceOwner
+  readonly project: Project | { readonly slug: string }
+  readonly artifacts: Listing<Artifact>
+  readonly cursor: string | undefined
+  readonly visitor: Visitor | null
+  /** What a form that led here did (`?notice=deleted` after deleting an artifact). */
+  readonly notice?: NoticeKey | null
+}): string {
+  const { project, owner } = view
+  const full = 'title' in project ? project : null
+  const path = `${ownerPath(owner.slug)}/${encodeURIComponent(project.slug)}`
+  return layout(
+    { title: full?.title ?? `${owner.slug} / ${project.slug}`, visitor: view.visitor, head: html`<meta name="robots" content="noindex">` },
+    html`<section class="browse">
+  <header class="browse-head">
+    <p class="crumbs"><a href="${ownerPath(owner.slug)}">${owner.slug}</a> / ${project.slug}</p>
+    ${
+      full
+        ? html`<h1><span class="icon" aria-hidden="true">${full.icon}</span> ${full.title}</h1>
+    ${full.description ? html`<p class="lede">${full.description}</p>` : null}`
+        : html`<h1>${project.slug}</h1>
+    <p class="lede">Public artifacts of this project.</p>`
+    }
+  </header>
+  ${noticeBanner(view.notice)}
   <h2>Artifacts</h2>
   ${artifactList(view.artifacts.items, { showProject: false, empty: 'No artifacts in this project yet.' })}
-  ${pager(projectPath(project), view.cursor, view.artifacts.nextCursor)}
+  ${pager(path, view.cursor, view.artifacts.nextCursor)}
 </section>`,
   )
 }

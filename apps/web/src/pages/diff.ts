@@ -102,7 +102,7 @@ ${hunk.lines.map(lineRow)}
 }
 
 /** The inline diff table, inside a box that scrolls sideways on its own so the page never does. */
-function diffTable(view: DiffView): SafeHtml {
+export function diffTable(view: Pick<DiffView, 'diff' | 'parsed'>): SafeHtml {
   const { diff } = view
   return html`<div class="diff-scroll" role="region" aria-label="Changes" tabindex="0">
 <table class="diff-table">
@@ -114,7 +114,7 @@ ${view.parsed.hunks.map(hunkRows)}
 }
 
 /** The counts of added and removed lines, in words as well as signs. */
-function diffStat(diff: VersionDiff): SafeHtml {
+export function diffStat(diff: VersionDiff): SafeHtml {
   const lines = (n: number) => (n === 1 ? 'line' : 'lines')
   return html`<span class="stat add">+${diff.additions} <span class="word">${lines(diff.additions)} added</span></span>
       <span class="stat del">−${diff.deletions} <span class="word">${lines(diff.deletions)} removed</span></span>`

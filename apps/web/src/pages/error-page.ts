@@ -1,5 +1,5 @@
 import { html } from './html.ts'
-import { layout } from './layout.ts'
+import { layout, type Visitor } from './layout.ts'
 
 export interface ErrorPage {
   readonly title: string
@@ -10,12 +10,14 @@ export interface ErrorPage {
   readonly requestId?: string
   /** Offer to start signing in again (failures of the sign-in flow). */
   readonly retrySignIn?: boolean
+  /** Who is signed in, for the header. */
+  readonly visitor?: Visitor | null
 }
 
 /** A readable failure page with a way back. */
 export function errorPage(page: ErrorPage): string {
   return layout(
-    { title: page.title },
+    { title: page.title, visitor: page.visitor ?? null },
     html`<section class="card narrow error">
   <h1>${page.title}</h1>
   <p>${page.message}</p>

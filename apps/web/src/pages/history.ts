@@ -2,6 +2,7 @@ import type { Artifact, Version } from '@quire/core/contract'
 import { artifactPath } from './artifact.ts'
 import { html, type SafeHtml } from './html.ts'
 import { layout, type Visitor } from './layout.ts'
+import { type OwnerActions, ownerActionLinks, restoreForm } from './owner/actions.ts'
 
 export interface HistoryView {
   readonly artifact: Artifact
@@ -12,10 +13,12 @@ export interface HistoryView {
   /** Whether this page was reached with a cursor (so there is a newer page to go back to). */
   readonly paged: boolean
   readonly visitor: Visitor | null
+  /** The signed-in person's controls, and the CSRF token their restore forms send; null for anyone else. */
+  readonly owner?: { readonly actions: OwnerActions; readonly csrfToken: string } | null
 }
 
 /** Who acted, in words a reader knows (the contract's kinds are identifiers). */
-const actorKinds: Record<Version['createdBy']['kind'], string> = {
+export const actorKinds: Record<Version['createdBy']['kind'], string> = {
   user: 'person',
   agent: 'agent',
   share_link: 'share link',
@@ -68,8 +71,8 @@ export function compareForm(artifact: Artifact, from: number, to: number): SafeH
 </form>`
 }
 
-/** One version in the list: its number and links, its note, who wrote it, how big, when. */
-function versionItem(artifact: Artifact, version: Version): SafeHtml {
+/** One version in the list: its number and links, its note, who wrote it, how big, when; and, for an editor, restoring it. */
+function versionItem(artifact: Artifact, version: Version, owner: HistoryView['owner']): SafeHtml {
   const path = artifactPath(artifact)
   const n = version.versionNumber
   const credential = credentialKindOf(version)
@@ -89,6 +92,7 @@ function versionItem(artifact: Artifact, version: Version): SafeHtml {
     <a href="${path}?version=${n}">View version ${n}</a>
     ${n > 1 ? html`<a href="${path}/diff?from=${n - 1}&amp;to=${n}">Changes from version ${n - 1}</a>` : html`<span class="muted">First version</span>`}
   </p>
+  ${owner?.actions.edit && n !== artifact.latestVersion ? restoreForm(artifact, version, owner.csrfToken) : null}
 </li>`
 }
 
@@ -113,10 +117,11 @@ export function historyPage(view: HistoryView): string {
     ${artifactCrumbs(artifact)}
     <h1>History</h1>
     <p class="meta"><span>${latest} ${latest === 1 ? 'version' : 'versions'}</span><span>Latest <a href="${artifactPath(artifact)}">version ${latest}</a></span></p>
+    ${view.owner ? html`<nav class="artifact-actions" aria-label="This artifact">${ownerActionLinks(artifact, view.owner.actions)}</nav>` : null}
   </header>
   ${latest > 1 ? compareForm(artifact, latest - 1, latest) : null}
   <ol class="versions" aria-label="Versions, newest first">
-${view.versions.map((version) => versionItem(artifact, version))}
+${view.versions.map((version) => versionItem(artifact, version, view.owner))}
   </ol>
   ${pager(artifact, view)}
 </div>`,

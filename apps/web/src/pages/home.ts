@@ -24,7 +24,7 @@ export function signedOutHome(options: { apiUrl: string | null; devSignIn: boole
   )
 }
 
-/** The front page for someone signed in: who they are, the way out, and what they work on. */
+/** The front page for someone signed in: who they are and what they work on (the way out is in the header). */
 export function signedInHome(options: {
   user: PrincipalUser
   csrfToken: string
@@ -34,7 +34,7 @@ export function signedInHome(options: {
 }): string {
   const { user, csrfToken } = options
   return layout(
-    { title: 'Home', visitor: user },
+    { title: 'Home', visitor: { email: user.email, username: user.username, csrfToken } },
     html`<section class="card">
   <h1>Welcome, ${user.username}</h1>
   <p class="lead">You are signed in to Quire.</p>
@@ -44,10 +44,6 @@ export function signedInHome(options: {
     <dt>User id</dt><dd><code>${user.id}</code></dd>
   </dl>
   <div class="actions">
-    <form class="inline" method="post" action="/logout">
-      <input type="hidden" name="_csrf" value="${csrfToken}">
-      <button type="submit" class="secondary">Sign out</button>
-    </form>
     ${options.apiUrl ? html`<a class="button secondary" href="${options.apiUrl}/docs">API documentation</a>` : null}
   </div>
 </section>

@@ -5,6 +5,8 @@ import { stylesheetPath } from './stylesheet.ts'
 export interface Visitor {
   readonly email: string
   readonly username: string
+  /** The session's CSRF token: when given, the header carries a sign-out form too. */
+  readonly csrfToken?: string
 }
 
 export interface PageOptions {
@@ -22,7 +24,7 @@ export function layout(options: PageOptions, content: SafeHtml): string {
   const nav = bare
     ? null
     : visitor
-      ? html`<span>Signed in as <strong>${visitor.email}</strong></span>`
+      ? html`<span>Signed in as <a class="account-link" href="/settings"><strong>${visitor.email}</strong></a></span>${visitor.csrfToken ? signOutForm(visitor.csrfToken) : null}`
       : html`<a class="button secondary" href="/login">Sign in</a>`
   return html`<!doctype html>
 <html lang="en">
@@ -47,4 +49,9 @@ ${content}
 </body>
 </html>
 `.text
+}
+
+/** Signing out is a POST with the session's CSRF token (a link could be triggered from another site). */
+function signOutForm(csrfToken: string): SafeHtml {
+  return html`<form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${csrfToken}"><button type="submit" class="secondary compact">Sign out</button></form>`
 }

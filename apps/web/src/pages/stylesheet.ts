@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto'
 import { webPaths } from '@quire/core'
+import { accountStyles } from './styles/account.ts'
 import { browseStyles } from './styles/browse.ts'
+import { formStyles } from './styles/forms.ts'
 import { historyStyles } from './styles/history.ts'
 
 /** The one stylesheet of every page: system fonts, no external assets, light and dark. */
@@ -24,6 +26,8 @@ body {
   font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
 }
 a { color: var(--accent); text-decoration: none; }
+/* A link inside running text is underlined: its colour alone does not tell it from the words around it. */
+.notice a, .crumbs a, .document a:not(.header-anchor) { text-decoration: underline; text-underline-offset: 2px; }
 a:hover { text-decoration: underline; }
 header.site { min-height: 82px; }
 header.site, footer.site { width: 100%; max-width: 880px; margin: 0 auto; padding: 20px 24px; display: flex; align-items: center; gap: 16px; }
@@ -87,7 +91,7 @@ code { background: var(--code); padding: 2px 6px; border-radius: 5px; font-size:
 .document table { border-collapse: collapse; display: block; overflow-x: auto; max-width: 100%; font-size: 15px; }
 .document th, .document td { border: 1px solid var(--line); padding: 6px 12px; text-align: left; vertical-align: top; }
 .document th { background: var(--bg); }
-.document pre { background: var(--code); padding: 14px 16px; border-radius: 8px; overflow-x: auto; font-size: 14px; line-height: 1.5; }
+.document pre { background: var(--code); padding: 14px 16px; border-radius: 8px; font-size: 14px; line-height: 1.5; white-space: pre-wrap; overflow-wrap: anywhere; }
 .document pre code { background: none; padding: 0; font-size: inherit; }
 .document .task-list-container { list-style: none; padding-left: 1.2em; }
 .document .task-list-item input { margin: 0 .45em 0 -1.2em; vertical-align: middle; }
@@ -104,11 +108,11 @@ code { background: var(--code); padding: 2px 6px; border-radius: 5px; font-size:
 .document-txt, .document-mermaid { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .document .render-note { color: var(--muted); font-size: 14px; margin-top: 12px; }
 .document > pre:only-child { margin: 0; }
-.hljs-comment, .hljs-quote { color: #6a737d; font-style: italic; }
+.hljs-comment, .hljs-quote { color: #57606a; font-style: italic; }
 .hljs-keyword, .hljs-selector-tag, .hljs-literal, .hljs-name, .hljs-tag { color: #cf222e; }
 .hljs-string, .hljs-attr, .hljs-symbol, .hljs-bullet, .hljs-addition { color: #0a3069; }
 .hljs-number, .hljs-attribute, .hljs-variable, .hljs-template-variable, .hljs-type { color: #0550ae; }
-.hljs-title, .hljs-section, .hljs-built_in, .hljs-selector-id { color: #8250df; }
+.hljs-title, .hljs-section, .hljs-built_in, .hljs-selector-id { color: #6f42c1; }
 .hljs-deletion { color: #82071e; }
 @media (prefers-color-scheme: dark) {
   .hljs-keyword, .hljs-selector-tag, .hljs-literal, .hljs-name, .hljs-tag { color: #ff7b72; }
@@ -126,6 +130,8 @@ code { background: var(--code); padding: 2px 6px; border-radius: 5px; font-size:
 }
 ${historyStyles}
 ${browseStyles}
+${formStyles}
+${accountStyles}
 `
 
 /** Served under a name that changes with its content, so browsers may keep it forever. */

@@ -2,6 +2,7 @@ import type { ErrorCode, OAuthErrorCode } from '@quire/core'
 import { failureFromError, httpStatusOf, problemBody } from '@quire/server'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { errorPage } from '../pages/error-page.ts'
+import { visitorOf } from '../web-caller.ts'
 import { TooManyRequests } from './rate-limit.ts'
 import { IllFormedTextError } from './well-formed-text.ts'
 
@@ -34,10 +35,13 @@ export function sendFailure(
   failure: { code: ErrorCode; title: string; message: string; errors?: FieldErrors },
 ): FastifyReply {
   if (!wantsHtml(request)) return sendProblem(reply, failure.code, failure.message, failure.errors)
+  const visitor = visitorOf(request)
+  // The header names the person and carries their sign-out token: no cache keeps it.
+  if (visitor) reply.header('cache-control', 'private, no-store')
   return reply
     .code(httpStatusOf(failure.code))
     .type('text/html; charset=utf-8')
-    .send(errorPage({ title: failure.title, message: failure.message, requestId: request.id }))
+    .send(errorPage({ title: failure.title, message: failure.message, requestId: request.id, visitor }))
 }
 
 /**

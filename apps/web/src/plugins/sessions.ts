@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto'
 import cookie from '@fastify/cookie'
 import { type Principal, type PrincipalUser, sessionPrincipal } from '@quire/core'
 import type { Runtime } from '@quire/server'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { csrfField, csrfHeader, csrfTokens } from './csrf.ts'
-import { sendProblem } from './problem.ts'
+import { sendFailure } from './problem.ts'
 
 /** The signed-in person behind a request's session cookie. */
 export interface WebSession {
@@ -33,6 +33,22 @@ declare module 'fastify' {
 
 export const sessionCookieName = 'quire_session'
 
+/** The bodies an HTML form can send without a CORS preflight: what a page on another site can make a browser post here. */
+const formTypes = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/i
+
+/**
+ * A form another site made the browser send (the browser says so in `Sec-Fetch-Site`, or in an
+ * `Origin` that is not ours). The session cookie is SameSite=Lax, so such a post arrives signed
+ * out, and the CSRF token stops it when it does not; this refuses it outright, before anything
+ * reads it, so that no form, even one that works signed out, acts on another site's behalf.
+ */
+function crossSiteForm(request: FastifyRequest, origin: string): boolean {
+  if (!formTypes.test(request.headers['content-type'] ?? '')) return false
+  if (request.headers['sec-fetch-site'] === 'cross-site') return true
+  const from = request.headers.origin
+  return from !== undefined && from !== origin
+}
+
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 export interface SessionCookies {
@@ -51,7 +67,7 @@ export interface SessionCookies {
  */
 export async function registerSessions(
   app: FastifyInstance,
-  options: { runtime: Runtime; sessionSecret: string; secure: boolean },
+  options: { runtime: Runtime; sessionSecret: string; secure: boolean; origin: string },
 ): Promise<SessionCookies> {
   const signingKey = createHmac('sha256', options.sessionSecret).update('quire cookie signing v1').digest()
   await app.register(cookie, { secret: signingKey })
@@ -71,6 +87,14 @@ export async function registerSessions(
   // preHandler: the body is parsed by then, so a form's `_csrf` field can be read.
   app.addHook('preHandler', async (request, reply) => {
     if (request.routeOptions.config.session === false || request.is404) return
+    if (unsafeMethods.has(request.method) && crossSiteForm(request, options.origin)) {
+      request.log.info({ method: request.method, url: request.url, origin: request.headers.origin }, 'refused: cross-site form post')
+      return sendFailure(request, reply, {
+        code: 'forbidden',
+        title: 'Form refused',
+        message: 'This form was sent from another site. Open the page on Quire itself and send it from there.',
+      })
+    }
     const raw = request.cookies[sessionCookieName]
     if (raw === undefined) return
     const unsigned = request.unsignCookie(raw)
@@ -92,13 +116,14 @@ export async function registerSessions(
     const presented = request.headers[csrfHeader] ?? body?.[csrfField]
     if (csrf.verify(principal.credentialId, presented)) return
     request.log.info({ method: request.method, url: request.url }, 'refused: unsafe request on a session without its CSRF token')
-    return sendProblem(
-      reply,
-      'forbidden',
-      presented === undefined
-        ? `This ${request.method} request comes with a session cookie but without a CSRF token: send the page's \`${csrfField}\` form field or an \`X-CSRF-Token\` header. Reload the page and try again.`
-        : `The CSRF token does not belong to this session (the page may be from before you signed in again). Reload the page and try again.`,
-    )
+    return sendFailure(request, reply, {
+      code: 'forbidden',
+      title: 'Form expired',
+      message:
+        presented === undefined
+          ? `This ${request.method} request comes with a session cookie but without a CSRF token: send the page's \`${csrfField}\` form field or an \`X-CSRF-Token\` header. Reload the page and try again.`
+          : `The CSRF token does not belong to this session (the page may be from before you signed in again). Reload the page and try again.`,
+    })
   })
   return cookies
 }

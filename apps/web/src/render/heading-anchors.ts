@@ -3,6 +3,13 @@ import type StateCore from 'markdown-it/lib/rules_core/state_core.mjs'
 import type Token from 'markdown-it/lib/token.mjs'
 import { escapeHtml } from '../pages/html.ts'
 
+/** A heading of a rendered document, for a table of contents. */
+export interface Heading {
+  readonly id: string
+  readonly text: string
+  readonly level: number
+}
+
 /**
  * Heading ids the way GitHub makes them: lower case, punctuation dropped, spaces to hyphens, and
  * letters of any script kept as they are (not percent-encoded), so `#été` links work as written.
@@ -34,11 +41,25 @@ function uniqueSlug(slug: string, used: Set<string>): string {
   return candidate
 }
 
-/** A raw block of markup made here from escaped values (the sanitiser still checks it). */
-function markupBlock(state: StateCore, content: string): Token {
-  const token = new state.Token('html_block', '', 0)
-  token.content = content
+/** The wrapper a heading and its permalink stand in, opened before the heading. */
+function wrapperOpen(state: StateCore): Token {
+  const token = new state.Token('heading_wrapper_open', 'div', 1)
+  token.block = true
+  token.attrSet('class', 'markdown-heading')
   return token
+}
+
+/** The permalink after the heading, closing the wrapper; rendered by `renderPermalink`. */
+function permalink(state: StateCore, id: string, title: string): Token {
+  const token = new state.Token('heading_permalink', '', -1)
+  token.meta = { id, title }
+  return token
+}
+
+/** `<a class="header-anchor" …>#</a></div>`, from escaped values only. */
+function renderPermalink(tokens: Token[], idx: number): string {
+  const { id, title } = (tokens[idx] as Token).meta as { id: string; title: string }
+  return `<a class="header-anchor" href="#${escapeHtml(id)}" aria-label="Permalink: ${escapeHtml(title)}">#</a></div>\n`
 }
 
 /**
@@ -55,6 +76,7 @@ function markupBlock(state: StateCore, content: string): Token {
  */
 function addHeadingAnchors(state: StateCore): void {
   const used = new Set<string>()
+  const headings = (state.env as { headings?: Heading[] }).headings
   const tokens: Token[] = []
   const source = state.tokens
   for (let i = 0; i < source.length; i++) {
@@ -69,15 +91,19 @@ function addHeadingAnchors(state: StateCore): void {
     const id = uniqueSlug(slugify(title), used)
     token.attrSet('id', id)
     token.attrSet('tabindex', '-1')
-    const link = `<a class="header-anchor" href="#${escapeHtml(id)}" aria-label="Permalink: ${escapeHtml(title.trim())}">#</a></div>\n`
-    tokens.push(markupBlock(state, '<div class="markdown-heading">\n'), token, inline, close, markupBlock(state, link))
+    tokens.push(wrapperOpen(state), token, inline, close, permalink(state, id, title.trim()))
+    headings?.push({ id, text: title.trim(), level: Number(token.tag.slice(1)) })
     i += 2
   }
   state.tokens = tokens
 }
 
-/** The heading-anchor plugin: ids and permalinks on every heading, after inline parsing. */
+/**
+ * The heading-anchor plugin: ids and permalinks on every heading, after inline parsing; the
+ * headings are also listed in `env.headings` when the render's `env` has that array.
+ */
 export function headingAnchors(md: MarkdownIt): void {
+  md.renderer.rules.heading_permalink = renderPermalink
   md.core.ruler.push('heading_anchors', (state) => {
     addHeadingAnchors(state)
     return true

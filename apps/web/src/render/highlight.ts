@@ -2,20 +2,30 @@ import hljs from 'highlight.js/lib/common'
 import { escapeHtml } from '../pages/html.ts'
 
 /**
- * How much source one render highlights at most (characters, per file or per Markdown document).
+ * How much of a source file (json, yaml, html, svg) one render highlights at most, in characters.
  * highlight.js writes a span per token: a 1 MiB JSON file took about 2 s and came out as 13 MiB of
  * markup. Past this budget the rest is shown escaped but plain, as GitHub stops highlighting large
  * files, so no version can hold a page render for seconds.
  */
 export const HIGHLIGHT_BUDGET = 256 * 1024
 
+/**
+ * How much fenced code one Markdown document has highlighted at most, in characters; later fences
+ * are shown escaped but plain. highlight.js takes about 0.3–0.6 µs a character, five to eight
+ * times what markdown-it takes to render one, so this budget is what bounds the time highlighting
+ * adds to the Markdown library's own render (bench/web; docs/decisions.md, "Rendering documents"):
+ * 32 KiB (some 800 lines of code) is about 15 ms, a sixth of markdown-it's render of 1 MiB.
+ */
+export const MARKDOWN_HIGHLIGHT_BUDGET = 32 * 1024
+
 /** What is left of a render's highlighting budget; one per render, so the result depends on the content alone. */
 export interface HighlightBudget {
   remaining: number
 }
 
-export function highlightBudget(): HighlightBudget {
-  return { remaining: HIGHLIGHT_BUDGET }
+/** A fresh budget of `characters` (a source file's, unless said otherwise). */
+export function highlightBudget(characters = HIGHLIGHT_BUDGET): HighlightBudget {
+  return { remaining: characters }
 }
 
 /**

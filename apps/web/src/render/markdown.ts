@@ -2,20 +2,19 @@ import { footnote } from '@mdit/plugin-footnote'
 import { tasklist } from '@mdit/plugin-tasklist'
 import MarkdownIt from 'markdown-it'
 import type Token from 'markdown-it/lib/token.mjs'
-import { headingAnchors, inlineText } from './heading-anchors.ts'
-import { codeBlock, type HighlightBudget, highlightBudget } from './highlight.ts'
+import { type Heading, headingAnchors, inlineText } from './heading-anchors.ts'
+import { codeBlock, type HighlightBudget, highlightBudget, MARKDOWN_HIGHLIGHT_BUDGET } from './highlight.ts'
+import { checkboxAttributes, EXTERNAL_REL, type Fragment, isExternal, urlAllowed } from './sanitize.ts'
 import { plainSummary } from './summary.ts'
 
-/** A heading of a rendered document, for a table of contents. */
-export interface Heading {
-  readonly id: string
-  readonly text: string
-  readonly level: number
-}
+export type { Heading } from './heading-anchors.ts'
 
 export interface RenderedMarkdown {
-  /** Unsanitised markup: the caller passes it through `sanitize` before it reaches a page. */
-  readonly markup: string
+  /**
+   * The markup in fragments, each saying whether it holds HTML the document wrote: the caller
+   * passes them through `sanitizeDocument` before they reach a page.
+   */
+  readonly fragments: Fragment[]
   readonly headings: Heading[]
   readonly description: string | undefined
 }
@@ -54,9 +53,44 @@ function alignCellsWithAttribute(md: MarkdownIt): void {
   }
 }
 
+/**
+ * The renderer's own links, images and task-list checkboxes under the sanitiser's policy, so that
+ * markup made from Markdown syntax needs no sanitising (see `sanitizeDocument`): a link or image
+ * URL with a scheme the sanitiser would drop is dropped here (markdown-it alone allows `ftp:`,
+ * `data:image/png`, …), external links get the same `rel`, and a checkbox the same attributes.
+ */
+function applyLinkPolicy(md: MarkdownIt): void {
+  const withoutAttribute = (token: Token, name: string) => {
+    token.attrs = (token.attrs ?? []).filter(([attribute]) => attribute !== name)
+  }
+  md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
+    const token = tokens[idx] as Token
+    const href = token.attrGet('href')
+    // markdown-it writes no `rel`; a plugin's would be replaced, as the sanitiser replaces one.
+    if (token.attrGet('rel') !== null) withoutAttribute(token, 'rel')
+    if (href !== null && !urlAllowed('a', href)) withoutAttribute(token, 'href')
+    else if (href !== null && isExternal(href)) token.attrSet('rel', EXTERNAL_REL)
+    return self.renderToken(tokens, idx, options)
+  }
+  const image = md.renderer.rules.image
+  md.renderer.rules.image = (tokens, idx, options, env, self) => {
+    const token = tokens[idx] as Token
+    const src = token.attrGet('src')
+    if (src !== null && !urlAllowed('img', src)) withoutAttribute(token, 'src')
+    return image ? image(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options)
+  }
+  md.renderer.rules.checkbox_input = (tokens, idx, options, _env, self) => {
+    const token = tokens[idx] as Token
+    token.attrs = Object.entries(checkboxAttributes(Object.fromEntries(token.attrs ?? [])))
+    return self.renderToken(tokens, idx, options)
+  }
+}
+
 /** The render's state kept in markdown-it's `env`: fresh per document. */
 interface RenderEnv {
   readonly highlight: HighlightBudget
+  /** Filled by the heading-anchor rule, in document order. */
+  readonly headings: Heading[]
 }
 
 /**
@@ -75,8 +109,8 @@ function highlightFences(md: MarkdownIt): void {
 
 /**
  * The one Markdown renderer: CommonMark with GitHub's extensions (tables, strikethrough,
- * autolinks, task lists, footnotes, heading anchors), raw HTML allowed because the output is
- * sanitised afterwards (as GitHub does), and fences highlighted on the server.
+ * autolinks, task lists, footnotes, heading anchors), raw HTML allowed because the HTML a
+ * document writes is sanitised afterwards (as GitHub does), and fences highlighted on the server.
  */
 function createMarkdown(): MarkdownIt {
   const md = new MarkdownIt({
@@ -87,6 +121,7 @@ function createMarkdown(): MarkdownIt {
   keepGithubAutolinks(md)
   alignCellsWithAttribute(md)
   highlightFences(md)
+  applyLinkPolicy(md)
   md.use(tasklist, { disabled: true, label: true })
   md.use(footnote)
   md.use(headingAnchors)
@@ -95,21 +130,108 @@ function createMarkdown(): MarkdownIt {
 
 const markdown = createMarkdown()
 
-/** The document's headings, in order, with the ids the anchor plugin gave them. */
-function headingsOf(tokens: Token[]): Heading[] {
-  const headings: Heading[] = []
-  tokens.forEach((token, i) => {
-    const id = token.type === 'heading_open' ? token.attrGet('id') : null
-    if (id) headings.push({ id, text: inlineText(tokens[i + 1]).trim(), level: Number(token.tag.slice(1)) })
-  })
-  return headings
-}
-
 /** The first paragraph's plain text, for the meta description; undefined when there is none. */
 function firstParagraph(tokens: Token[]): string | undefined {
   const index = tokens.findIndex((token) => token.type === 'paragraph_open')
   if (index < 0) return undefined
   return plainSummary(inlineText(tokens[index + 1]))
+}
+
+/** Whether an inline token holds raw tags the document wrote. */
+function holdsInlineHtml(token: Token): boolean {
+  // Raw tags need a `<` in the source: most inline content is settled without looking at its children.
+  return token.type === 'inline' && token.content.includes('<') && (token.children ?? []).some((child) => child.type === 'html_inline')
+}
+
+/**
+ * What a top-level block (a paragraph, a list, a table, a fence, a raw HTML block, …; from its
+ * opening token to the one that closes it) holds: HTML blocks the document wrote (anywhere in it),
+ * raw tags in its inline content only, or nothing written.
+ */
+type BlockKind = 'written' | 'inline' | 'made'
+
+/** Elements that have no end tag. */
+const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
+
+/**
+ * About how many elements raw HTML leaves open: start tags (other than void and self-closed
+ * ones) less end tags. Only an estimate, to choose how to first try sanitising (the try checks
+ * itself), so comments and raw text are not told apart.
+ */
+function elementsLeftOpen(html: string): number {
+  let open = 0
+  for (const [, end, name = '', selfClosed] of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*?(\/?)>/g))
+    if (end) open--
+    else if (!selfClosed && !VOID_ELEMENTS.has(name.toLowerCase())) open++
+  return open
+}
+
+/**
+ * Renders tokens `[start, end)` as markdown-it's `Renderer.render` does, seeing the whole token
+ * list. The pieces are joined once, into one flat string, rather than appended one by one (a
+ * string of a hundred thousand appended pieces costs every later reader a walk through them).
+ */
+function renderRange(tokens: Token[], start: number, end: number, env: RenderEnv): string {
+  const renderer = markdown.renderer
+  const pieces: string[] = []
+  for (let i = start; i < end; i++) {
+    const token = tokens[i] as Token
+    const rule = renderer.rules[token.type]
+    if (token.type === 'inline') pieces.push(renderer.renderInline(token.children ?? [], markdown.options, env))
+    else pieces.push(rule ? rule(tokens, i, markdown.options, env, renderer) : renderer.renderToken(tokens, i, markdown.options))
+  }
+  return pieces.join('')
+}
+
+/**
+ * The document's markup as fragments for `sanitizeDocument`, block by block. A block without
+ * written HTML is one `made` fragment; a block holding HTML blocks is one `written` fragment; in a
+ * block whose only written HTML is inline, each such inline content is a `written` fragment and
+ * the renderer's markup around it `open` fragments (tags it opens or closes). Neighbouring `made`
+ * blocks are joined. Rendering fragment after fragment gives the same markup as one render.
+ */
+function fragmentsOf(tokens: Token[], env: RenderEnv): Fragment[] {
+  const fragments: Fragment[] = []
+  const push = (markup: string, kind: Fragment['kind'], block: number) => {
+    const last = fragments.at(-1)
+    if (kind === 'made' && last?.kind === 'made') fragments[fragments.length - 1] = { ...last, markup: last.markup + markup }
+    else if (markup !== '') fragments.push({ markup, kind, block })
+  }
+  let start = 0
+  let depth = 0
+  let kind: BlockKind = 'made'
+  let block = 0
+  // Inside an element a raw HTML block left open (a `<details>` around paragraphs), written inline
+  // content cannot be sanitised on its own between the renderer's tags: such blocks go whole.
+  let leftOpen = 0
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as Token
+    if (token.type === 'html_block') {
+      kind = 'written'
+      leftOpen = Math.max(0, leftOpen + elementsLeftOpen(token.content))
+    } else if (kind === 'made' && holdsInlineHtml(token)) kind = leftOpen > 0 ? 'written' : 'inline'
+    depth += token.nesting
+    if (depth !== 0 && i < tokens.length - 1) continue
+    // One top-level block: tokens [start, i]. (Tokens always pair up; were some left open at the
+    // end, they would form a last block that goes through the sanitiser whole.)
+    if (depth !== 0) kind = 'written'
+    if (kind !== 'inline') push(renderRange(tokens, start, i + 1, env), kind, block)
+    else {
+      let from = start
+      for (let j = start; j <= i; j++) {
+        const inline = tokens[j] as Token
+        if (!holdsInlineHtml(inline)) continue
+        push(renderRange(tokens, from, j, env), 'open', block)
+        push(renderRange(tokens, j, j + 1, env), 'written', block)
+        from = j + 1
+      }
+      push(renderRange(tokens, from, i + 1, env), 'open', block)
+    }
+    start = i + 1
+    kind = 'made'
+    block++
+  }
+  return fragments
 }
 
 /**
@@ -118,8 +240,7 @@ function firstParagraph(tokens: Token[]): string | undefined {
  * numbering per document, so the same source always gives the same markup.
  */
 export function renderMarkdown(source: string): RenderedMarkdown {
-  const env: RenderEnv = { highlight: highlightBudget() }
+  const env: RenderEnv = { highlight: highlightBudget(MARKDOWN_HIGHLIGHT_BUDGET), headings: [] }
   const tokens = markdown.parse(source, env)
-  const markup = markdown.renderer.render(tokens, markdown.options, env)
-  return { markup, headings: headingsOf(tokens), description: firstParagraph(tokens) }
+  return { fragments: fragmentsOf(tokens, env), headings: env.headings, description: firstParagraph(tokens) }
 }

@@ -4,7 +4,6 @@ import type { Artifact } from '@quire/core/contract'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import { type ArtifactView, artifactPage } from '../pages/artifact.ts'
-import type { Visitor } from '../pages/layout.ts'
 import { sendFailure } from '../plugins/problem.ts'
 import { contentSecurityPolicy } from '../plugins/security-headers.ts'
 import { renderArtifact } from '../render/index.ts'
@@ -68,11 +67,6 @@ export function cacheHeaders(reply: FastifyReply, what: { publicView: boolean; p
   reply.header('etag', etag)
   reply.header('cache-control', what.pinned ? `${scope}, max-age=${YEAR_SECONDS}, immutable` : `${scope}, no-cache`)
   if (!what.pinned || !what.publicView) reply.header('vary', 'Cookie')
-}
-
-/** Who is signed in, for the header of a page that is not shared between readers. */
-export function visitorOf(request: FastifyRequest): Visitor | null {
-  return request.session ? { email: request.session.user.email, username: request.session.user.username } : null
 }
 
 /** A read of an artifact that failed, as a page for a person (a problem for a script). */

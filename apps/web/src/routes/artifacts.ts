@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto'
-import { type ContentRead, getArtifact, getContent } from '@quire/core'
+import { type ArtifactPermissions, type ContentRead, getArtifactPermissions, getContent } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
 import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { webCaller } from '../web-caller.ts'
+import { ownerActionsKey, ownerActionsOf } from '../pages/owner/actions.ts'
+import { noticeOf } from '../pages/owner/notices.ts'
+import { visitorOf, webCaller } from '../web-caller.ts'
 import {
   cacheHeaders,
   type DocumentPages,
@@ -13,15 +15,17 @@ import {
   refuseVersion,
   sendRawContent,
   versionOf,
-  visitorOf,
 } from './artifact-http.ts'
 
-/** The artifact named by the path and the version asked for, as the signed-in person (or anonymous) may read them. */
+/**
+ * The artifact named by the path and the version asked for, as the signed-in person (or anonymous)
+ * may read them, and what else the policy lets them do with it (the owner's controls).
+ */
 async function load(
   runtime: Runtime,
   request: PathRequest,
   reply: FastifyReply,
-): Promise<{ artifact: Artifact; read: ContentRead } | null> {
+): Promise<{ artifact: Artifact; read: ContentRead; may: ArtifactPermissions['may'] } | null> {
   const version = versionOf(request.query)
   if (version === null) {
     refuseVersion(request, reply)
@@ -29,17 +33,18 @@ async function load(
   }
   const caller = webCaller(request)
   const { owner, project, slug } = request.params
-  const artifact = await getArtifact(runtime.deps, caller, { owner, projectSlug: project, slug })
-  if (!artifact.ok) {
-    refuseArtifact(request, reply, artifact.error)
+  const permitted = await getArtifactPermissions(runtime.deps, caller, { owner, projectSlug: project, slug })
+  if (!permitted.ok) {
+    refuseArtifact(request, reply, permitted.error)
     return null
   }
-  const read = await getContent(runtime.deps, caller, { artifactId: artifact.value.id, version })
+  const { artifact, may } = permitted.value
+  const read = await getContent(runtime.deps, caller, { artifactId: artifact.id, version })
   if (!read.ok) {
     refuseArtifact(request, reply, read.error)
     return null
   }
-  return { artifact: artifact.value, read: read.value }
+  return { artifact, read: read.value, may }
 }
 
 /** `/:owner/:project/:slug` (the artifact's page) and `…/raw` (its content as plain text). */
@@ -53,18 +58,23 @@ export function registerArtifactRoutes(
     const loaded = await load(runtime, request, reply)
     if (loaded === null) return reply
     const { artifact, read } = loaded
-    // A pinned page is the same for every reader (no name in its header), so it can be cached;
-    // the latest shows who is signed in, and its ETag says which version for whom.
+    // A pinned page is the same for every reader (no name in its header, no owner's controls), so
+    // it can be cached; the latest shows who is signed in and what they may do, and its ETag says
+    // which version for whom (the CSRF token of the header's sign-out form names the session).
     const visitor = read.pinned ? null : visitorOf(request)
+    const ownerActions = read.pinned ? null : ownerActionsOf(loaded.may)
+    const notice = read.pinned ? null : noticeOf(request.query)
     const etag = read.pinned
       ? `"${read.sha256}"`
       : `W/"${createHash('sha256')
-          .update(`${read.sha256}\n${artifact.updatedAt}\n${artifact.title}\n${artifact.description}\n${visitor?.email ?? ''}`)
+          .update(
+            `${read.sha256}\n${artifact.updatedAt}\n${artifact.title}\n${artifact.description}\n${visitor?.csrfToken ?? ''}\n${ownerActionsKey(ownerActions)}\n${notice ?? ''}`,
+          )
           .digest('base64url')
           .slice(0, 27)}"`
     cacheHeaders(reply, read, etag)
     if (matches(request, etag)) return reply.code(304).send()
-    return documents(reply, read, { artifact, webUrl, visitor })
+    return documents(reply, read, { artifact, webUrl, visitor, ownerActions, notice })
   })
 
   app.get<{ Params: PathRequest['params'] }>('/:owner/:project/:slug/raw', async (request, reply) => {

@@ -1,31 +1,15 @@
-import {
-  type Caller,
-  type ContentRead,
-  type Failure,
-  getArtifact,
-  getContent,
-  identify,
-  listWorkspaceArtifacts,
-  listWorkspaceProjects,
-  listWorkspaces,
-  ok,
-  type Result,
-  resolveProjectPath,
-} from '@quire/core'
-import type { Artifact, PageOf, Workspace } from '@quire/core/contract'
+import { browseNamespace, type ContentRead, type Failure, getArtifact, getContent, identify, listWorkspaceProjects } from '@quire/core'
+import type { Artifact } from '@quire/core/contract'
 import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ownerPage, projectPage } from '../pages/browse.ts'
+import { noticeOf } from '../pages/owner/notices.ts'
 import { sendFailure } from '../plugins/problem.ts'
-import { tokenCaller, webCaller } from '../web-caller.ts'
-import { type DocumentPages, refuseVersion, sendRawContent, versionOf, visitorOf } from './artifact-http.ts'
+import { tokenCaller, visitorOf, webCaller } from '../web-caller.ts'
+import { type DocumentPages, refuseVersion, sendRawContent, versionOf } from './artifact-http.ts'
 
 /** How many rows a listing page shows. */
 const PAGE_SIZE = 50
-/** How many workspace pages a lookup of the viewer's workspaces walks before it gives up. */
-const MAX_WORKSPACE_PAGES = 20
-/** How many pages of a workspace's artifacts one project page reads at most. */
-const MAX_SCAN_PAGES = 10
 /** Share-link secrets are short; anything much longer is not one. */
 const MAX_TOKEN_LENGTH = 256
 
@@ -60,48 +44,6 @@ function refuseShareLink(request: FastifyRequest, reply: FastifyReply): FastifyR
     title: 'Not found',
     message: 'There is no artifact here: the link may have been revoked or may have expired. Ask whoever sent it for a new one.',
   })
-}
-
-/**
- * The viewer's workspace named `owner`, found among the workspaces they belong to (the only
- * listing of a namespace a use-case offers); null when they belong to none of that name.
- */
-async function memberWorkspace(runtime: Runtime, caller: Caller, owner: string): Promise<Result<Workspace | null>> {
-  let cursor: string | undefined
-  for (let i = 0; i < MAX_WORKSPACE_PAGES; i++) {
-    const page = await listWorkspaces(runtime.deps, caller, { limit: 100, ...(cursor ? { cursor } : {}) })
-    if (!page.ok) return page
-    const found = page.value.items.find((w) => w.slug === owner)
-    if (found) return ok(found)
-    if (page.value.nextCursor === null) break
-    cursor = page.value.nextCursor
-  }
-  return ok(null)
-}
-
-/**
- * One page of a project's artifacts. No use-case lists a project's artifacts, so this walks its
- * workspace's artifacts (newest first, as `listWorkspaceArtifacts` returns them, under the same
- * decision) and keeps the project's. It reads whole pages only, so the cursor it hands on is
- * exactly where the next page starts and no artifact is skipped.
- */
-async function projectArtifacts(
-  runtime: Runtime,
-  caller: Caller,
-  workspaceId: string,
-  projectSlug: string,
-  start: string | undefined,
-): Promise<Result<PageOf<Artifact>>> {
-  const items: Artifact[] = []
-  let cursor = start
-  for (let i = 0; i < MAX_SCAN_PAGES; i++) {
-    const page = await listWorkspaceArtifacts(runtime.deps, caller, workspaceId, { limit: 100, ...(cursor ? { cursor } : {}) })
-    if (!page.ok) return page
-    items.push(...page.value.items.filter((a) => a.projectSlug === projectSlug))
-    cursor = page.value.nextCursor ?? undefined
-    if (cursor === undefined || items.length >= PAGE_SIZE) break
-  }
-  return ok({ items, nextCursor: cursor ?? null })
 }
 
 /**
@@ -178,33 +120,47 @@ export function registerBrowseRoutes(app: FastifyInstance, options: { runtime: R
   app.get<{ Params: { owner: string } }>('/:owner', async (request, reply) => {
     const caller = webCaller(request)
     const cursor = cursorOf(request.query)
-    // Only members list a namespace: anonymous visitors and strangers get the 404 a missing one gets.
-    if (request.session === null) return refuseListing(request, reply, null)
-    const workspace = await memberWorkspace(runtime, caller, request.params.owner)
-    if (!workspace.ok) return refuseListing(request, reply, workspace.error)
-    if (workspace.value === null) return refuseListing(request, reply, null)
-    const projects = await listWorkspaceProjects(runtime.deps, caller, workspace.value.id, {
-      limit: PAGE_SIZE,
-      ...(cursor ? { cursor } : {}),
-    })
-    if (!projects.ok) return refuseListing(request, reply, projects.error)
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'private, no-store')
-      .send(ownerPage({ workspace: workspace.value, projects: projects.value, cursor, visitor: visitorOf(request) }))
+    const listing = await browseNamespace(runtime.deps, caller, { owner: request.params.owner }, page(cursor))
+    if (!listing.ok) return refuseListing(request, reply, listing.error)
+    const { owner, artifacts } = listing.value
+    // A member sees the namespace's projects (and its recent artifacts); anyone else its public artifacts.
+    const projects = owner.member ? await listWorkspaceProjects(runtime.deps, caller, owner.member.workspaceId, page(cursor)) : null
+    if (projects && !projects.ok) return refuseListing(request, reply, projects.error)
+    return sendListing(
+      reply,
+      ownerPage({ owner, projects: projects?.value ?? null, artifacts, cursor, visitor: visitorOf(request) }),
+      owner.member === null,
+    )
   })
 
   app.get<{ Params: { owner: string; project: string } }>('/:owner/:project', async (request, reply) => {
-    const caller = webCaller(request)
     const cursor = cursorOf(request.query)
     const { owner, project: projectSlug } = request.params
-    const project = await resolveProjectPath(runtime.deps, caller, { owner, projectSlug })
-    if (!project.ok) return refuseListing(request, reply, project.error)
-    const artifacts = await projectArtifacts(runtime, caller, project.value.workspaceId, project.value.slug, cursor)
-    if (!artifacts.ok) return refuseListing(request, reply, artifacts.error)
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'private, no-store')
-      .send(projectPage({ project: project.value, artifacts: artifacts.value, cursor, visitor: visitorOf(request) }))
+    const listing = await browseNamespace(runtime.deps, webCaller(request), { owner, projectSlug }, page(cursor))
+    if (!listing.ok) return refuseListing(request, reply, listing.error)
+    const { project, artifacts } = listing.value
+    if (project === null) return refuseListing(request, reply, null)
+    return sendListing(
+      reply,
+      projectPage({ owner: listing.value.owner, project, artifacts, cursor, visitor: visitorOf(request), notice: noticeOf(request.query) }),
+      listing.value.owner.member === null,
+    )
   })
+}
+
+/** The query of one listing page. */
+function page(cursor: string | undefined): { limit: number; cursor?: string } {
+  return { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) }
+}
+
+/**
+ * A listing page. What a member sees depends on who asks, so no cache keeps it; a visitor's
+ * listing of public artifacts is the same for every visitor, but a change of access must show at
+ * once, so it is only revalidated.
+ */
+function sendListing(reply: FastifyReply, page: string, publicListing: boolean): FastifyReply {
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('cache-control', publicListing ? 'private, no-cache' : 'private, no-store')
+    .send(page)
 }

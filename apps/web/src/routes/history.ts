@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto'
-import { diffVersions, type Failure, getArtifact, listVersions } from '@quire/core'
+import { diffVersions, getArtifact, getArtifactPermissions, listVersions } from '@quire/core'
 import type { Artifact, VersionDiff } from '@quire/core/contract'
 import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { artifactPath } from '../pages/artifact.ts'
 import { diffPage, parseUnifiedDiff } from '../pages/diff.ts'
 import { historyPage } from '../pages/history.ts'
-import type { Visitor } from '../pages/layout.ts'
+import { ownerActionsOf } from '../pages/owner/actions.ts'
 import { sendFailure } from '../plugins/problem.ts'
-import { webCaller } from '../web-caller.ts'
+import { visitorOf, webCaller } from '../web-caller.ts'
 import {
   type ArtifactPathParams,
   cacheHeaders,
@@ -16,7 +16,6 @@ import {
   type PathRequest,
   refuseArtifact,
   versionNumber,
-  visitorOf,
   weakEtag,
 } from './artifact-http.ts'
 
@@ -49,20 +48,26 @@ async function showHistory(runtime: Runtime, request: PathRequest, reply: Fastif
       title: 'No such page',
       message: 'The cursor is not one this service issued.',
     })
-  const artifact = await loadArtifact(runtime, request, reply)
-  if (artifact === null) return reply
+  const { owner, project, slug } = request.params
+  const permitted = await getArtifactPermissions(runtime.deps, webCaller(request), { owner, projectSlug: project, slug })
+  if (!permitted.ok) return refuseArtifact(request, reply, permitted.error)
+  const { artifact, may } = permitted.value
   const query = cursor === undefined ? { limit: HISTORY_PAGE_SIZE } : { limit: HISTORY_PAGE_SIZE, cursor }
   const versions = await listVersions(runtime.deps, webCaller(request), artifact.id, query)
   if (!versions.ok) return refuseArtifact(request, reply, versions.error)
+  // The owner's controls, from the policy's answers; their restore forms carry the session's CSRF token.
+  const actions = request.session ? ownerActionsOf(may) : null
   const page = historyPage({
     artifact,
     versions: versions.value.items,
     nextCursor: versions.value.nextCursor,
     paged: cursor !== undefined,
     visitor: visitorOf(request),
+    owner: actions && request.session ? { actions, csrfToken: request.session.csrfToken } : null,
   })
   const etag = weakEtag(page)
-  cacheHeaders(reply, { publicView: artifact.access.publicView, pinned: false }, etag)
+  // A page with a person's CSRF token is never for a shared cache, whoever may read the artifact.
+  cacheHeaders(reply, { publicView: artifact.access.publicView && actions === null, pinned: false }, etag)
   return sendPage(request, reply, etag, page)
 }
 

@@ -48,9 +48,9 @@ export const historyStyles = `
 .diff-table tr.add .code::before { content: "+"; content: "+" / ""; color: var(--diff-add-text); }
 .diff-table tr.del .code::before { content: "−"; content: "−" / ""; color: var(--diff-del-text); }
 .diff-table tr.add td { background: var(--diff-add-bg); }
-.diff-table tr.add .ln { background: var(--diff-add-ln); }
+.diff-table tr.add .ln { background: var(--diff-add-ln); color: var(--diff-add-text); }
 .diff-table tr.del td { background: var(--diff-del-bg); }
-.diff-table tr.del .ln { background: var(--diff-del-ln); }
+.diff-table tr.del .ln { background: var(--diff-del-ln); color: var(--diff-del-text); }
 .diff-table tr.hunk th { text-align: left; font-weight: 400; color: var(--muted); background: var(--diff-hunk-bg); padding: 4px 10px; }
 .diff-table tbody + tbody tr.hunk th { border-top: 1px solid var(--line); }
 .diff-table tr.note .code { color: var(--muted); font-style: italic; }

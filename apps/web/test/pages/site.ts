@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto'
+import { buildApp, createRuntime, edgeOptions, readEnv } from '@quire/server'
+import { buildWebApp } from '../../src/app.ts'
+import { freePort, type TestWeb } from '../helper.ts'
+
+/**
+ * The web app and the API on the embedded PGlite database in `dataDir`, in this process, as
+ * `pnpm start` runs them (rate limits on, the development sign-in), for scripts outside the test
+ * runner (the screenshot script); tests use `startTestWeb`, which takes the run's test database.
+ */
+export async function startLocalSite(dataDir: string): Promise<TestWeb> {
+  const [port, apiPort] = [await freePort(), await freePort()]
+  const url = `http://127.0.0.1:${port}`
+  const apiUrl = `http://127.0.0.1:${apiPort}`
+  const env = readEnv({ QUIRE_DATA_DIR: dataDir, WEB_URL: url, API_URL: apiUrl, LOG_LEVEL: 'silent' })
+  const runtime = await createRuntime(env)
+  const apps: { close(): Promise<unknown> }[] = []
+  const close = async () => {
+    for (const app of apps.reverse()) await app.close().catch(() => {})
+    await runtime.close()
+  }
+  try {
+    const app = await buildWebApp(runtime, {
+      webUrl: url,
+      apiUrl,
+      sessionSecret: randomBytes(32).toString('base64url'),
+      oidc: null,
+      production: false,
+    })
+    apps.push(app)
+    const api = await buildApp(runtime, { ...edgeOptions(env), serverUrl: apiUrl })
+    apps.push(api)
+    await app.listen({ port, host: '127.0.0.1' })
+    await api.listen({ port: apiPort, host: '127.0.0.1' })
+    return { url, app, apiUrl, runtime, close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}

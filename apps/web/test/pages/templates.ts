@@ -1,0 +1,156 @@
+/**
+ * Every page template of the web app, one row each: how to reach it in the demo world
+ * (`demo.ts`), who opens it, and the status it answers. The accessibility test, the keyboard
+ * test and the screenshot script (`tooling/scripts/screenshots.ts`) all walk this one table, so a
+ * new page is covered everywhere by adding its row. Raw content and the unified diff are text,
+ * not pages, and have no row.
+ */
+import { createHash } from 'node:crypto'
+import type { Browser, BrowserContext, BrowserContextOptions, Page, Response } from 'playwright-core'
+import { signInWithBrowser, type TestWeb } from '../helper.ts'
+import type { Demo } from './demo.ts'
+
+/** Who opens a page: nobody signed in, or the demo's owner through the development sign-in. */
+export type Identity = 'anonymous' | 'owner'
+
+export interface PageTemplate {
+  /** Names the screenshots (`docs/screenshots/<name>-desktop.png`) and the tests. */
+  readonly name: string
+  readonly as: Identity
+  /** The path to open (after redirects, the page lands where it lands). */
+  readonly path: (demo: Demo) => string
+  /** The status of the page the browser ends on. */
+  readonly status: number
+  /** How to reach the page when a plain visit of `path` is not enough; the response of the page shown. */
+  readonly open?: (page: Page, url: string, site: TestWeb) => Promise<Response | null>
+  /**
+   * Uses up this address's sign-in budget for a minute (the sign-in routes are rate-limited per
+   * address): it is opened after every other template, once every sign-in is done.
+   */
+  readonly spendsSignIns?: boolean
+}
+
+/** A fixed PKCE challenge: the consent page only checks its form. */
+const challenge = createHash('sha256').update('quire-screenshots-verifier-0123456789abcdef').digest('base64url')
+
+/** Calls the sign-in callback without a sign-in in progress until its limit answers 429 (at most 80 calls), then opens it. */
+async function afterSpendingSignIns(page: Page, url: string, site: TestWeb): Promise<Response | null> {
+  for (let i = 0; i < 80; i++) {
+    const res = await fetch(`${site.url}/auth/callback`, { headers: { accept: 'text/html' } })
+    await res.arrayBuffer()
+    if (res.status === 429) return page.goto(url)
+  }
+  throw new Error('the sign-in callback never answered 429')
+}
+
+/** Posts a form to `url` from a page of the site, without the session's CSRF token (a form from before a sign-in, say). */
+async function postWithoutToken(page: Page, url: string, site: TestWeb): Promise<Response | null> {
+  await page.goto(`${site.url}/`)
+  const answered = page.waitForResponse((r) => r.url() === url && r.request().method() === 'POST')
+  await Promise.all([
+    page.waitForURL(url),
+    page.evaluate((action) => {
+      const form = document.createElement('form')
+      form.method = 'post'
+      form.action = action
+      document.body.append(form)
+      form.submit()
+    }, url),
+  ])
+  return answered
+}
+
+const templates: readonly PageTemplate[] = [
+  { name: 'home-signed-out', as: 'anonymous', path: () => '/', status: 200 },
+  { name: 'home-signed-in', as: 'owner', path: () => '/', status: 200 },
+  { name: 'artifact-markdown', as: 'anonymous', path: (d) => d.document, status: 200 },
+  { name: 'artifact-markdown-old-version', as: 'anonymous', path: (d) => `${d.document}?version=1`, status: 200 },
+  { name: 'artifact-markdown-private', as: 'owner', path: (d) => d.privateDocument, status: 200 },
+  { name: 'artifact-json', as: 'anonymous', path: (d) => d.byType.json, status: 200 },
+  { name: 'artifact-yaml', as: 'anonymous', path: (d) => d.byType.yaml, status: 200 },
+  { name: 'artifact-text', as: 'anonymous', path: (d) => d.byType.txt, status: 200 },
+  { name: 'artifact-csv', as: 'anonymous', path: (d) => d.byType.csv, status: 200 },
+  { name: 'artifact-html', as: 'anonymous', path: (d) => d.byType.html, status: 200 },
+  { name: 'artifact-svg', as: 'anonymous', path: (d) => d.byType.svg, status: 200 },
+  { name: 'artifact-mermaid', as: 'anonymous', path: (d) => d.byType.mermaid, status: 200 },
+  { name: 'history', as: 'owner', path: (d) => `${d.document}/history`, status: 200 },
+  { name: 'diff', as: 'owner', path: (d) => `${d.document}/diff`, status: 200 },
+  { name: 'artifact-edit', as: 'owner', path: (d) => `${d.document}/edit`, status: 200 },
+  { name: 'artifact-settings', as: 'owner', path: (d) => `${d.privateDocument}/settings`, status: 200 },
+  { name: 'artifact-delete', as: 'owner', path: (d) => `${d.document}/delete`, status: 200 },
+  { name: 'artifact-audit', as: 'owner', path: (d) => `${d.document}/audit`, status: 200 },
+  { name: 'share-link', as: 'anonymous', path: (d) => d.viewerLink, status: 200 },
+  { name: 'share-link-editor', as: 'anonymous', path: (d) => d.editorLink, status: 200 },
+  { name: 'owner', as: 'owner', path: (d) => `/${d.owner.username}`, status: 200 },
+  { name: 'project', as: 'owner', path: (d) => d.project, status: 200 },
+  { name: 'owner-public', as: 'anonymous', path: (d) => `/${d.owner.username}`, status: 200 },
+  { name: 'project-public', as: 'anonymous', path: (d) => d.project, status: 200 },
+  { name: 'account-profile', as: 'owner', path: () => '/settings', status: 200 },
+  { name: 'account-keys', as: 'owner', path: () => '/settings/keys', status: 200 },
+  { name: 'account-workspaces', as: 'owner', path: () => '/settings/workspaces', status: 200 },
+  { name: 'account-workspace', as: 'owner', path: (d) => `/settings/workspaces/${d.teamWorkspaceId}`, status: 200 },
+  { name: 'account-invitations', as: 'owner', path: () => '/settings/invitations', status: 200 },
+  { name: 'account-audit', as: 'owner', path: () => '/settings/audit', status: 200 },
+  { name: 'workspace-audit', as: 'owner', path: (d) => `/settings/workspaces/${d.teamWorkspaceId}/audit`, status: 200 },
+  { name: 'sign-in', as: 'anonymous', path: () => '/login', status: 200 },
+  {
+    name: 'oauth-consent',
+    as: 'owner',
+    path: (d) =>
+      `/oauth2/authorize?${new URLSearchParams({
+        client_id: d.oauthClientId,
+        redirect_uri: 'http://127.0.0.1/callback',
+        response_type: 'code',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 'demo',
+        scope: 'artifacts:read artifacts:create',
+      })}`,
+    status: 200,
+  },
+  { name: 'oauth-refused', as: 'owner', path: () => '/oauth2/authorize?client_id=no-such-client', status: 400 },
+  { name: 'error-form-refused', as: 'owner', path: () => '/logout', status: 403, open: postWithoutToken },
+  { name: 'error-page-not-found', as: 'anonymous', path: () => '/no/such/page/here/at-all', status: 404 },
+  { name: 'error-artifact-not-found', as: 'anonymous', path: (d) => d.privateDocument, status: 404 },
+  { name: 'error-bad-version', as: 'anonymous', path: (d) => `${d.document}?version=first`, status: 400 },
+  { name: 'error-sign-in', as: 'anonymous', path: () => '/auth/callback', status: 400 },
+  {
+    name: 'error-too-many-requests',
+    as: 'anonymous',
+    path: () => '/auth/callback',
+    status: 429,
+    open: afterSpendingSignIns,
+    spendsSignIns: true,
+  },
+]
+
+/** The table in the order to open it: templates that spend the sign-in budget last. */
+export const pageTemplates: readonly PageTemplate[] = [
+  ...templates.filter((t) => !t.spendsSignIns),
+  ...templates.filter((t) => t.spendsSignIns),
+]
+
+/** One browser context per identity, made once (the owner's signs in through the development provider). */
+export async function identityContexts(
+  browser: Browser,
+  site: TestWeb,
+  demo: Demo,
+  options: BrowserContextOptions = {},
+): Promise<Record<Identity, BrowserContext>> {
+  const anonymous = await browser.newContext(options)
+  const owner = await browser.newContext(options)
+  const page = await owner.newPage()
+  await signInWithBrowser(page, site, demo.owner.email)
+  await page.close()
+  return { anonymous, owner }
+}
+
+/** Opens a template's page in `page` and checks it answered the expected status. */
+export async function openTemplate(page: Page, site: TestWeb, demo: Demo, template: PageTemplate): Promise<Response> {
+  const url = `${site.url}${template.path(demo)}`
+  const response = await (template.open ? template.open(page, url, site) : page.goto(url))
+  if (response === null) throw new Error(`${template.name}: no response`)
+  if (response.status() !== template.status)
+    throw new Error(`${template.name}: ${template.path(demo)} answered ${response.status()}, expected ${template.status}`)
+  return response
+}

@@ -1,0 +1,264 @@
+import MarkdownIt from 'markdown-it'
+import { renderArtifact } from '../../apps/web/src/render/index.ts'
+import * as harness from '../harness.ts'
+import { withLocalQuire } from '../local-quire.ts'
+import { markdownDocument } from './document.ts'
+
+const { duration, connections, rounds, pool, only } = harness.loadOptions(
+  'database pool size of the one process serving the API and the web app',
+)
+const PAGE_TARGET = 0.6
+const RENDER_TARGET = 1.5
+/** The size of the rendered document, and of the larger one served as a page. */
+const RENDER_BYTES = 1024 * 1024
+const PAGE_BYTES = 64 * 1024
+/** Documents rendered per round in (b): each a first render, on both sides. */
+const RENDERS_PER_ROUND = 3
+/** Whether an answer was wrong (a missed goal is only shown, as in the other benchmarks): the run then exits 1. */
+let failed = false
+
+/** The middle value (the upper one of an even count), as harness.medians takes it. */
+function median(xs: readonly number[]): number {
+  return [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0
+}
+
+/** `min–max` of ratios, to show how far a noisy machine moved them. */
+function spread(ratios: readonly number[]): string {
+  return `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×`
+}
+
+// ---------------------------------------------------------------------------------------------
+// (b) The first render of a 1 MiB Markdown document.
+
+/**
+ * The baseline: markdown-it with the options our renderer sets (raw HTML on, linkify on,
+ * typographer off), and nothing else: no plugins, no highlighting (fences come out escaped), no
+ * sanitiser. Its `render` parses and renders, as `renderArtifact` must.
+ */
+const markdownIt = new MarkdownIt({ html: true, linkify: true, typographer: false })
+const BASELINE = 'new MarkdownIt({ html: true, linkify: true, typographer: false }).render(text)'
+
+/**
+ * The time `work` took, in ms: CPU time of this thread (the render runs on it from start to end,
+ * and what other processes on the machine's two cores do does not count) and wall time.
+ */
+function timed(work: () => unknown): { cpu: number; wall: number } {
+  const cpu = process.threadCpuUsage()
+  const wall = performance.now()
+  work()
+  const used = process.threadCpuUsage(cpu)
+  return { cpu: (used.user + used.system) / 1000, wall: performance.now() - wall }
+}
+
+/** What `renderArtifact` gave must be the whole document rendered, or the timing means nothing. */
+function checkRendered(html: string): void {
+  for (const part of [
+    'class="hljs language-',
+    '<table>',
+    'class="task-list-item',
+    'class="footnotes"',
+    '<details>',
+    '<kbd>',
+    'class="header-anchor"',
+  ])
+    if (!html.includes(part)) throw new Error(`renderArtifact's output lacks ${part}`)
+}
+
+/** Per document rendered: each side's CPU and wall ms. */
+interface RenderFigures {
+  baseline: { cpu: number; wall: number }[]
+  quire: { cpu: number; wall: number }[]
+  codeShare: number
+}
+
+function measureRenders(): RenderFigures {
+  // Two documents of other seeds first, on both sides: what is measured is a document's first
+  // render in a warm process (JIT, grammars compiled), as a server renders a new version.
+  for (const warmSeed of [1001, 1002]) {
+    const text = markdownDocument(RENDER_BYTES, warmSeed)
+    markdownIt.render(text)
+    checkRendered(renderArtifact({ type: 'md', content: text }).html.text)
+  }
+  const figures: RenderFigures = { baseline: [], quire: [], codeShare: 0 }
+  for (let i = 0; i < rounds * RENDERS_PER_ROUND; i++) {
+    const text = markdownDocument(RENDER_BYTES, i + 1)
+    let html = ''
+    const baseline = () => timed(() => markdownIt.render(text))
+    const quire = () => timed(() => (html = renderArtifact({ type: 'md', content: text }).html.text))
+    // The side measured second pays for the garbage the first left: the order alternates.
+    if (i % 2 === 0) {
+      figures.baseline.push(baseline())
+      figures.quire.push(quire())
+    } else {
+      figures.quire.push(quire())
+      figures.baseline.push(baseline())
+    }
+    checkRendered(html)
+    if (i === 0) figures.codeShare = [...text.matchAll(/^```[^\n]*\n[\s\S]*?^```$/gm)].reduce((n, m) => n + m[0].length, 0) / text.length
+  }
+  return figures
+}
+
+// ---------------------------------------------------------------------------------------------
+// (a) The page of a pinned public version against the API's read of it.
+
+/** One side of a case: the URL autocannon loads, and the exact body every answer must carry. */
+interface Target {
+  readonly url: string
+  body: string
+}
+
+/** Sends `url` twice, anonymous; its body, after checking it is a 200 that carries `mark`, the same both times. */
+async function answerOf(url: string, mark: string): Promise<string> {
+  const [first, second] = await Promise.all([fetch(url), fetch(url)])
+  const body = await first.text()
+  if (first.status !== 200 || !body.includes(mark))
+    throw new Error(`GET ${url} answered ${first.status}, not the document:\n${body.slice(0, 600)}`)
+  if ((await second.text()) !== body) throw new Error(`GET ${url} answered two different bodies; the load could not check them`)
+  return body
+}
+
+async function measurePages(chosen: readonly PageCase[]): Promise<string[][]> {
+  return withLocalQuire('bench/web', { pool, readyPath: '/health' }, async ({ api, web, server, fixtures }) => {
+    // The larger document: a public artifact made over REST with the owner's key.
+    const headers = { authorization: `Bearer ${fixtures.token}`, 'content-type': 'application/json' }
+    const seeded = (await (await fetch(`${api}/api/artifacts/${fixtures.publicId}`, { headers })).json()) as { ownerUsername: string }
+    const larger = await fetch(`${api}/api/artifacts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        ownerUsername: seeded.ownerUsername,
+        projectSlug: 'bench',
+        slug: 'notes',
+        type: 'md',
+        title: 'Notes',
+        content: markdownDocument(PAGE_BYTES, 7),
+        changelog: '',
+        access: { publicView: true, publicEdit: false },
+      }),
+    })
+    if (larger.status !== 201) throw new Error(`creating the larger document answered ${larger.status}: ${await larger.text()}`)
+    const largerId = ((await larger.json()) as { id: string }).id
+
+    const rows: string[][] = []
+    for (const c of chosen) {
+      const id = c.document === 'seed' ? fixtures.publicId : largerId
+      const slug = c.document === 'seed' ? 'public' : 'notes'
+      const read: Target = { url: `${api}/api/artifacts/${id}/content?version=1`, body: '' }
+      const page: Target = { url: `${web}/${seeded.ownerUsername}/bench/${slug}?version=1`, body: '' }
+      read.body = await answerOf(read.url, '"versionNumber":1')
+      page.body = await answerOf(page.url, 'class="document document-md"')
+      for (const side of [read, page]) await harness.warm({ connections, url: side.url, expectBody: side.body })
+      const measure = (side: Target) => () => harness.load(server, duration, { connections, url: side.url, expectBody: side.body })
+      const sides = await harness.alternate(rounds, measure(read), measure(page))
+      const r = harness.medians(sides.baseline)
+      const p = harness.medians(sides.quire)
+      const ratio = p.rps / r.rps
+      const perRound = sides.quire.map((x, i) => x.rps / (sides.baseline[i]?.rps ?? 1))
+      const badCount = `${harness.failures(sides.baseline)} / ${harness.failures(sides.quire)}`
+      failed ||= harness.failures(sides.baseline) + harness.failures(sides.quire) > 0
+      rows.push([
+        c.name,
+        `${(read.body.length / 1024).toFixed(1)} / ${(page.body.length / 1024).toFixed(1)} KiB`,
+        ...harness.sideCells(r),
+        ...harness.sideCells(p),
+        ...harness.ratioCells(ratio, PAGE_TARGET),
+        spread(perRound),
+        badCount,
+      ])
+      process.stderr.write(`${c.name}: API ${r.rps.toFixed(0)} req/s, page ${p.rps.toFixed(0)} req/s (${ratio.toFixed(2)}×)\n`)
+    }
+    return rows
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface PageCase {
+  readonly name: string
+  readonly document: 'seed' | 'larger'
+}
+
+const pageCases: PageCase[] = [
+  { name: 'page: pinned public version, 1 KiB', document: 'seed' },
+  { name: 'page: pinned public version, 64 KiB', document: 'larger' },
+]
+const renderCase = 'render: first render of 1 MiB Markdown'
+const chosenPages = pageCases.filter((c) => !only || c.name.includes(only))
+const renderChosen = !only || renderCase.includes(only)
+if (chosenPages.length === 0 && !renderChosen) {
+  process.stderr.write(`No case's name contains ${JSON.stringify(only)}.\n`)
+  process.exit(2)
+}
+
+// The render first, while no server shares the cores with it.
+const renders = renderChosen ? measureRenders() : null
+const pageRows = chosenPages.length > 0 ? await measurePages(chosenPages) : []
+
+console.log(`\nbench/web: ${rounds} alternating rounds (medians), node ${process.version}`)
+if (renders) {
+  const ratios = (clock: 'cpu' | 'wall') => renders.quire.map((q, i) => q[clock] / (renders.baseline[i]?.[clock] ?? Number.NaN))
+  const ms = (side: { cpu: number; wall: number }[], clock: 'cpu' | 'wall') => median(side.map((x) => x[clock])).toFixed(1)
+  const ratio = median(ratios('cpu'))
+  console.log(
+    `\n(b) First render of a 1 MiB Markdown document (${(100 * renders.codeShare).toFixed(0)}% of it fenced code), ` +
+      `${renders.quire.length} documents of new seeds (${RENDERS_PER_ROUND} a round), after 2 warm-up documents:\n`,
+  )
+  console.log(
+    harness.markdownTable(
+      ['case', 'markdown-it ms', 'renderArtifact ms', 'ratio', 'spread', 'target', 'met', 'wall ms: markdown-it / ours', 'wall ratio'],
+      [
+        [
+          renderCase,
+          ms(renders.baseline, 'cpu'),
+          ms(renders.quire, 'cpu'),
+          `${ratio.toFixed(2)}×`,
+          spread(ratios('cpu')),
+          `≤ ${RENDER_TARGET}×`,
+          ratio <= RENDER_TARGET ? 'yes' : 'NO',
+          `${ms(renders.baseline, 'wall')} / ${ms(renders.quire, 'wall')}`,
+          `${median(ratios('wall')).toFixed(2)}×`,
+        ],
+      ],
+    ),
+  )
+  console.log(
+    `\nBaseline: ${BASELINE}: markdown-it 14 with our options and nothing else (no plugins, no highlighting, no sanitiser).\n` +
+      'renderArtifact: the same parse plus task lists, footnotes, heading anchors, highlight.js on fences (up to its budget),\n' +
+      'the link policy, sanitize-html on the HTML the document wrote, headings and description.\n' +
+      'ms: CPU time of the thread that renders (user + system), median over the documents; ratio: median of the per-document\n' +
+      "ratios, spread their min–max. Wall time is shown too: other processes on this machine's two cores inflate it.",
+  )
+}
+if (pageRows.length > 0) {
+  console.log(
+    `\n(a) Page of a pinned public version against the API's content read of it: ${connections} connections, ` +
+      `${duration} s per side and round, one server process (serve-local.ts), pool ${pool}, PostgreSQL:\n`,
+  )
+  console.log(
+    harness.markdownTable(
+      [
+        'case',
+        'body API / page',
+        'API req/s',
+        'API p99',
+        'API CPU µs',
+        'page req/s',
+        'page p99',
+        'page CPU µs',
+        'page/API',
+        'target',
+        'met',
+        'spread',
+        'bad API / page',
+      ],
+      pageRows,
+    ),
+  )
+  console.log(
+    '\nAPI: GET /api/artifacts/:id/content?version=1; page: GET /:owner/:project/:slug?version=1; both anonymous.\n' +
+      'CPU µs: CPU time per request in the server process + in its PostgreSQL backends (from /proc). spread: min–max of the\n' +
+      'per-round ratios. bad: socket errors, timeouts, non-2xx and answers differing from the checked one; must be 0.',
+  )
+}
+if (failed) process.exitCode = 1

@@ -1,3 +1,14 @@
+/**
+ * bench/mcp: reading an artifact's content over MCP (`tools/call get_artifact_content`, Streamable
+ * HTTP, `POST /mcp` on the web app) against the REST read (`GET /api/artifacts/:id/content`) of
+ * the same artifact with the same API key, in the same run. Both apps run as `pnpm start` runs
+ * them (apps/web/src/serve-local.ts: the API and the web app in one process, on one runtime), here
+ * on PostgreSQL, with autocannon on 127.0.0.1. Prints req/s, p99, CPU per request and MCP/REST.
+ *
+ *   pnpm bench mcp [--duration 5] [--connections 50] [--rounds 5] [--pool 10] [--only latest]
+ *
+ * QUIRE_BENCH_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server.
+ */
 import type autocannon from 'autocannon'
 import * as harness from '../harness.ts'
 import { withLocalQuire } from '../local-quire.ts'

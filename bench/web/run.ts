@@ -1,3 +1,19 @@
+/**
+ * bench/web: the web app's two figures, each beside its baseline in the same run.
+ *
+ * (a) The page of a pinned public version (`GET {web}/:owner/:project/:slug?version=1`, served
+ *     from the render cache) against the API's content read of the same version
+ *     (`GET {api}/api/artifacts/:id/content?version=1`), anonymous, both apps in `pnpm start`'s one
+ *     process on PostgreSQL, autocannon on 127.0.0.1; rounds alternate API, page, API, …
+ *     Goal: at least 0.6× the API's req/s.
+ * (b) The first render of a 1 MiB Markdown document (`bench/web/document.ts`, a new seed each
+ *     time) through `renderArtifact`, against markdown-it's own render of it, CPU time of the
+ *     rendering thread, the order alternating. Goal: at most 1.5× markdown-it's time.
+ *
+ *   pnpm bench web [--duration 5] [--connections 50] [--rounds 5] [--pool 10] [--only render|page|"1 KiB"|"64 KiB"]
+ *
+ * QUIRE_BENCH_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server.
+ */
 import MarkdownIt from 'markdown-it'
 import { renderArtifact } from '../../apps/web/src/render/index.ts'
 import * as harness from '../harness.ts'

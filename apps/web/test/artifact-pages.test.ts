@@ -84,6 +84,21 @@ describe('the artifact page', () => {
     expect(await bad.text()).toContain('must be a version number')
   })
 
+  it('serves a pinned page from memory only to whoever may read it now: made private, it is a 404; a new version shows at once', async () => {
+    const { id, path } = await artifact('kept-whole', { publicView: true, content: '# Kept\n\nFirst.\n' })
+    const first = await page(`${path}?version=1`)
+    expect(first.status).toBe(200)
+    const body = await first.text()
+    expect(body).toContain('Version 1 of 1')
+    expect(await (await page(`${path}?version=1`)).text()).toBe(body)
+    await api('POST', `/api/artifacts/${id}/versions`, { content: '# Kept\n\nSecond.\n', expectedLatestVersion: 1 })
+    expect(await (await page(`${path}?version=1`)).text()).toContain('Version 1 of 2')
+    await api('PATCH', `/api/artifacts/${id}/access`, { publicView: false })
+    const hidden = await page(`${path}?version=1`)
+    expect(hidden.status).toBe(404)
+    expect(await hidden.text()).not.toContain('First.')
+  })
+
   it('serves …/raw as plain text that nothing can run, with the content hash as ETag', async () => {
     const content = '<script>alert(1)</script>\n'
     const { path } = await artifact('raw', { publicView: true, content, type: 'html' })

@@ -129,6 +129,33 @@ describe(`storage (${testEngine})`, () => {
     expect(meta.artifact).toMatchObject({ id: artifactId, projectSlug: 'p', slug: 'a' })
   })
 
+  it('answers the by-path reads of one event-loop turn with one statement, each its own artifact, credential and role', async () => {
+    const mine = await seed()
+    const theirs = await seed()
+    const { stores, queries } = countingStores()
+    const byPath = (owner: string, slug: string, credential: { secretHash: string } | null) =>
+      stores.artifacts.loadForCaller({ credential, target: { owner, projectSlug: 'p', slug } })
+    const [own, foreign, anonymous, missing, badCredential] = await Promise.all([
+      byPath(mine.user.username, 'a', mine.caller.credential),
+      byPath(theirs.user.username, 'a', mine.caller.credential),
+      byPath(theirs.user.username, 'a', null),
+      byPath(mine.user.username, 'no-such-slug', mine.caller.credential),
+      byPath(mine.user.username, 'a', { secretHash: 'f'.repeat(64) }),
+    ])
+    expect(queries()).toBe(1)
+    expect(own).toMatchObject({ artifact: { id: mine.artifactId, slug: 'a' }, role: 'owner' })
+    expect(own.credential?.user).toMatchObject({ id: mine.user.id })
+    expect(foreign).toMatchObject({ artifact: { id: theirs.artifactId }, role: null })
+    expect(foreign.credential?.user).toMatchObject({ id: mine.user.id })
+    expect(anonymous).toMatchObject({ artifact: { id: theirs.artifactId }, credential: null, role: null })
+    expect(missing).toMatchObject({ artifact: null, role: null })
+    expect(missing.credential?.user).toMatchObject({ id: mine.user.id })
+    expect(badCredential).toMatchObject({ artifact: { id: mine.artifactId }, credential: null, role: null })
+    // A deleted artifact is no longer at its address.
+    await handle.db.updateTable('artifacts').set({ deleted_at: new Date() }).where('id', '=', mine.artifactId).execute()
+    expect((await byPath(mine.user.username, 'a', mine.caller.credential)).artifact).toBeNull()
+  })
+
   it('serves versions from memory but asks the database about access every time', async () => {
     const { caller, artifactId } = await seed()
     await deps.artifacts.loadContentForCaller({ credential: null, artifactId, version: 1 })

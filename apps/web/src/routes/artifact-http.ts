@@ -121,9 +121,13 @@ export function documentPages(maxBytes: number): DocumentPages {
     cache.set(key, entry)
     return entry
   }
-  return (reply, read, view) => {
+  // Whole pages that are the same for every reader (nobody named in the header, no controls, no
+  // notice, no share link), by what they show, kept encoded: a pinned version is sent as bytes
+  // without being built or encoded again.
+  const pages = new LRUCache<string, Buffer>({ maxSize: maxBytes / 4, sizeCalculation: (page) => Math.max(1, page.length) })
+  const build = (read: ContentRead, view: Parameters<DocumentPages>[2]): string => {
     const { body, summary } = rendered(view.artifact.type, read.sha256, read.content.content)
-    const page = artifactPage({
+    return artifactPage({
       ...view,
       versionNumber: read.versionNumber,
       pinned: read.pinned,
@@ -132,6 +136,19 @@ export function documentPages(maxBytes: number): DocumentPages {
       body,
       summary,
     })
-    return reply.type('text/html; charset=utf-8').header('content-security-policy', policy).send(page)
+  }
+  return (reply, read, view) => {
+    reply.type('text/html; charset=utf-8').header('content-security-policy', policy)
+    const { artifact } = view
+    if (view.visitor !== null || view.shareLink || view.ownerActions || view.notice) return reply.send(build(read, view))
+    // The artifact's updatedAt moves with every change of what the page shows of it (a new
+    // version, new access settings).
+    const key = `${artifact.id}\n${artifact.updatedAt}\n${read.versionNumber}\n${read.pinned}\n${read.sha256}`
+    let page = pages.get(key)
+    if (page === undefined) {
+      page = Buffer.from(build(read, view))
+      pages.set(key, page)
+    }
+    return reply.send(page)
   }
 }

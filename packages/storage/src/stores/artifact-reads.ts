@@ -8,6 +8,9 @@ import type {
   VersionRecord,
 } from '@quire/core'
 import { type Kysely, sql } from 'kysely'
+import { coalesce, type Lookup } from '../coalesce.ts'
+import type { RawQuery } from '../database.ts'
+import { isDataException } from '../pg-errors.ts'
 import { artifactFrom, type Row, roleFrom, versionFrom } from '../rows.ts'
 import type { Database } from '../schema.ts'
 import { credentialFromColumns } from './credential-projection.ts'
@@ -15,16 +18,53 @@ import { artifactColumns, credentialColumns, credentialJoins, versionColumns } f
 import type { ImmutableCache } from './immutable-cache.ts'
 import { contentBody, versionsOf } from './immutable-reads.ts'
 
-function targetJoin(target: ArtifactTarget) {
-  if ('id' in target) {
-    return sql`LEFT JOIN artifacts a ON a.id = ${target.id}::text AND a.deleted_at IS NULL
+function targetJoin(target: { readonly id: string }) {
+  return sql`LEFT JOIN artifacts a ON a.id = ${target.id}::text AND a.deleted_at IS NULL
       LEFT JOIN workspaces w ON w.id = a.workspace_id
       LEFT JOIN projects p ON p.id = a.project_id`
-  }
-  return sql`LEFT JOIN (workspaces w
-      JOIN projects p ON p.workspace_id = w.id AND p.slug = ${target.projectSlug}::text
-      JOIN artifacts a ON a.project_id = p.id AND a.slug = ${target.slug}::text AND a.deleted_at IS NULL)
-    ON w.slug = ${target.owner}::text`
+}
+
+/** One by-path question: who is calling, about which artifact address. */
+interface PathRead {
+  readonly secretHash: string | null
+  readonly owner: string
+  readonly projectSlug: string
+  readonly slug: string
+}
+
+/** The by-path reads of one event-loop turn, answered by one statement (as the version reads are). */
+export type PathReads = Lookup<PathRead, Row>
+
+/**
+ * Artifact pages and `resolveArtifactPath` name an artifact by its address: every such read of an
+ * event-loop turn shares ONE statement (see coalesce.ts), each element finding its artifact
+ * through the unique keys (workspace slug, project slug, live artifact slug) in a LATERAL
+ * subquery, so every lookup is an index probe; a missing credential or artifact leaves nulls.
+ */
+export function pathReads(db: Kysely<Database>, raw: RawQuery): PathReads {
+  const statement = sql`SELECT q.i::int AS q_i, x.*, ${credentialColumns}, m.role AS m_role
+    FROM unnest(${sql.raw('$1::text[], $2::text[], $3::text[], $4::text[]')}) WITH ORDINALITY AS q(secret_hash, owner, project_slug, slug, i)
+    LEFT JOIN credentials c ON c.secret_hash = q.secret_hash
+    LEFT JOIN users u ON u.id = c.user_id
+    LEFT JOIN LATERAL (SELECT ${artifactColumns} FROM workspaces w
+        JOIN projects p ON p.workspace_id = w.id AND p.slug = q.project_slug
+        JOIN artifacts a ON a.project_id = p.id AND a.slug = q.slug AND a.deleted_at IS NULL
+      WHERE w.slug = q.owner) x ON true
+    LEFT JOIN memberships m ON m.workspace_id = x.a_workspace_id AND m.user_id = u.id`.compile(db).sql
+  return coalesce(
+    async (items) => {
+      const rows = await raw<Row & { q_i: number }>(statement, [
+        items.map((x) => x.secretHash),
+        items.map((x) => x.owner),
+        items.map((x) => x.projectSlug),
+        items.map((x) => x.slug),
+      ])
+      const results: (Row | undefined)[] = new Array(items.length)
+      for (const row of rows) results[row.q_i - 1] = row
+      return results
+    },
+    { maxBatch: 100, isolate: isDataException },
+  )
 }
 
 /**
@@ -33,14 +73,26 @@ function targetJoin(target: ArtifactTarget) {
  */
 export async function loadArtifactForCaller(
   db: Kysely<Database>,
+  paths: PathReads,
   query: { credential: PresentedCredential | null; target: ArtifactTarget },
 ): Promise<ArtifactContext> {
+  const { target } = query
+  if (!('id' in target)) {
+    const row =
+      (await paths({
+        secretHash: query.credential?.secretHash ?? null,
+        owner: target.owner,
+        projectSlug: target.projectSlug,
+        slug: target.slug,
+      })) ?? {}
+    return { credential: credentialFromColumns(row), artifact: artifactFrom(row), role: roleFrom(row.m_role) }
+  }
   const withCredential = query.credential !== null
   const { rows } = await sql<Row>`SELECT ${artifactColumns}
       ${withCredential ? sql`, ${credentialColumns}, m.role AS m_role` : sql``}
     FROM (SELECT 1) AS one
     ${withCredential ? credentialJoins(query.credential?.secretHash ?? null) : sql``}
-    ${targetJoin(query.target)}
+    ${targetJoin(target)}
     ${withCredential ? sql`LEFT JOIN memberships m ON m.workspace_id = a.workspace_id AND m.user_id = u.id` : sql``}`.execute(db)
   const row = rows[0] ?? {}
   return { credential: credentialFromColumns(row), artifact: artifactFrom(row), role: roleFrom(row.m_role) }

@@ -8,6 +8,7 @@ import {
   listArtifactsForWorkspace,
   listVersions,
   loadArtifactForCaller,
+  pathReads,
   versionContents,
 } from './artifact-reads.ts'
 import { appendVersion, createArtifact, softDeleteArtifact, updateArtifactAccess } from './artifact-writes.ts'
@@ -17,8 +18,9 @@ import { callerReads, loadContentForCaller, loadVersionForCaller } from './versi
 export function artifactStore(database: { readonly db: Kysely<Database>; readonly query: RawQuery }, cache: ImmutableCache): ArtifactStore {
   const { db } = database
   const reads = callerReads(database.query)
+  const paths = pathReads(db, database.query)
   return {
-    loadForCaller: (query) => loadArtifactForCaller(db, query),
+    loadForCaller: (query) => loadArtifactForCaller(db, paths, query),
     loadVersionForCaller: (query) => loadVersionForCaller(db, reads, cache, query),
     loadContentForCaller: (query) => loadContentForCaller(db, reads, cache, query),
     create: (cmd) => createArtifact(db, cache, cmd),

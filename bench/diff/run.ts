@@ -6,21 +6,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
 import { unifiedDiff } from '../../packages/core/src/diff/unified-diff.ts'
+import { prng } from '../prng.ts'
 
 const RUNS = 7
 const TARGET_RATIO = 2
 const JSDIFF_TIMEOUT_MS = 10_000
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = Math.imul(state ^ (state >>> 15), 1 | state)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const SYLLABLES = ['ka', 'lo', 'mer', 'quin', 'ta', 'ver', 'si', 'dor', 'pa', 'nel', 'ru', 'est', 'ion', 'al', 'ble']
 

@@ -5,16 +5,7 @@
  * different seed a different one of the same mix, so a render measured on it is a first render.
  */
 
-/** Deterministic PRNG (mulberry32), as bench/diff uses. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = Math.imul(state ^ (state >>> 15), 1 | state)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { prng } from '../prng.ts'
 
 const WORDS = (
   'artifact version project workspace owner reader change history render page cache content hash ' +

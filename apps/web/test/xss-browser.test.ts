@@ -146,6 +146,9 @@ async function watchedContext(bypassCSP: boolean, executions: Execution[]): Prom
  * to web pages held back); then a frame passes, for what the clicks queued.
  */
 async function poke(): Promise<void> {
+  // A link whose click is let through (a scheme that is not http, https or mailto) runs, if it
+  // runs at all, as a navigation task after the click: the page is kept a while for it to report.
+  let followed = false
   document.addEventListener(
     'click',
     (event) => {
@@ -157,6 +160,7 @@ async function poke(): Promise<void> {
         scheme = new URL(raw, location.href).protocol
       } catch {}
       if (raw === '' || scheme === 'http:' || scheme === 'https:' || scheme === 'mailto:') event.preventDefault()
+      else followed = true
     },
     true,
   )
@@ -179,6 +183,7 @@ async function poke(): Promise<void> {
     if (element.localName === 'a') element.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }))
   }
   await new Promise(requestAnimationFrame)
+  if (followed) await new Promise((settled) => setTimeout(settled, 500))
 }
 
 /** Opens `targets` in `context`, a few tabs at a time; what ran goes to `executions`, what did not load is returned. */

@@ -14,6 +14,7 @@ export default defineConfig({
     projects: [
       unitProject('core', 'packages/core'),
       unitProject('authz', 'packages/authz'),
+      unitProject('agent-auth', 'packages/agent-auth'),
       unitProject('client', 'packages/client'),
       unitProject('mcp', 'packages/mcp'),
       ...databaseProjects('storage', 'packages/storage'),

@@ -16,7 +16,7 @@ export const allowedDependencies: Record<string, readonly string[]> = {
   '@quire/cli': ['@quire/core', '@quire/client', '@quire/mcp'],
   '@quire/mcp': ['@quire/core', '@quire/authz', '@quire/client'],
   // The server runtime both apps run on (private): the composition root wires the stores.
-  '@quire/server': ['@quire/core', '@quire/authz', '@quire/storage'],
+  '@quire/server': ['@quire/core', '@quire/authz', '@quire/storage', '@quire/agent-auth'],
 }
 
 /** Files allowed to read process.env: the apps' env.ts and the CLI's config. */

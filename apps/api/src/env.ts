@@ -1,6 +1,6 @@
-import { type Env, readEnv as readSettings } from '@quire/server'
+import { type Env, readEnv as readSettings, settingsOrExit } from '@quire/server'
 
 /** The API's settings from this process's environment: the only reader of process.env here. */
 export function readEnv(): Env {
-  return readSettings(process.env)
+  return settingsOrExit(() => readSettings(process.env))
 }

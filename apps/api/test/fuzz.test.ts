@@ -4,7 +4,7 @@ import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { engine, startTestApi, type TestApi } from './helper.ts'
+import { claimedAgent, engine, startTestApi, type TestApi } from './helper.ts'
 import { arbitraryFor, mutated, textArbitrary } from './schema-arbitrary.ts'
 
 /**
@@ -32,6 +32,7 @@ interface World {
   artifactId: string
   shareLinkId: string
   apiKeyId: string
+  agentId: string
   invitationId: string
 }
 let world: World
@@ -67,6 +68,7 @@ beforeAll(async () => {
   const link = await call('POST', `/api/artifacts/${artifact.id}/share-links`, owner.token, { role: 'viewer' })
   const key = await call('POST', '/api/api-keys', owner.token, { name: 'revoked by the fuzzer', scopes: ['artifacts:read'] })
   const invitation = await call('POST', `/api/workspaces/${team.id}/invitations`, owner.token, { email: 'pending@example.com' })
+  const agentId = await claimedAgent(api.runtime, { userId: owner.userId, email: 'fuzz-owner@example.com' })
   world = {
     owner: { token: owner.token, username: owner.username, personalWorkspaceId: personal.id },
     invitee: { token: invitee.token, email: 'fuzz-invitee@example.com' },
@@ -75,6 +77,7 @@ beforeAll(async () => {
     artifactId: artifact.id,
     shareLinkId: link.id,
     apiKeyId: key.id,
+    agentId,
     invitationId: invitation.id,
   }
 })
@@ -130,6 +133,8 @@ async function realSegment(id: OperationId, name: string, variant: number): Prom
       return world.shareLinkId
     case 'apiKeyId':
       return world.apiKeyId
+    case 'agentId':
+      return world.agentId
     case 'invitationId': {
       if (id !== 'acceptInvitation') return world.invitationId
       // A workspace of its own each time, so that the invitee can accept again.

@@ -118,3 +118,46 @@ export async function oauthTokensFor(
 ): Promise<{ access_token: string; refresh_token: string; clientId: string }> {
   return oauthTokensForDeps(api.runtime.deps, email, resource)
 }
+
+/**
+ * An agent claimed by a person, made through the store as the registration layer makes one (a
+ * registration naming their email, then confirmed by them); its id. For the tests that need an
+ * agent to list or revoke without running the protocol.
+ */
+export async function claimedAgent(runtime: Runtime, person: { readonly userId: string; readonly email: string }): Promise<string> {
+  const deps = runtime.deps
+  const at = deps.clock.now()
+  const id = deps.ids.next('agt')
+  const codeHash = await deps.sha256(`code of ${id}`)
+  await deps.agents.createRegistration({
+    id,
+    type: 'service_auth',
+    loginHint: person.email,
+    preClaimScopes: [],
+    postClaimScopes: ['artifacts:read'],
+    claimTokenHash: await deps.sha256(`claim token of ${id}`),
+    claimExpiresAt: new Date(at.getTime() + 86_400_000),
+    userCode: { hash: codeHash, expiresAt: new Date(at.getTime() + 600_000) },
+    assertionIdHash: null,
+    pollIntervalSeconds: 5,
+    at,
+    audit: null,
+  })
+  const confirmed = await deps.agents.confirmClaim({
+    userCodeHash: codeHash,
+    userId: person.userId,
+    at,
+    audit: (registration, owner) => ({
+      id: deps.ids.next('evt'),
+      at,
+      action: 'agent.claimed',
+      actor: { kind: 'user', id: owner.id, label: owner.username },
+      via: { surface: 'web', credential: null, credentialId: null },
+      workspaceId: owner.personalWorkspaceId,
+      artifactId: null,
+      data: { agentId: registration.id },
+    }),
+  })
+  if (!confirmed.ok) throw new Error(`${person.email} could not claim the test agent`)
+  return id
+}

@@ -59,7 +59,7 @@ function account(ok: Outcome, options: { scoped: boolean } = { scoped: true }): 
   }
 }
 
-/** Revoking one of the owner's keys: only the owner's credentials find it. */
+/** Revoking one of the owner's keys (or agents): only the owner's credentials find it. */
 const ownersKey: Row = {
   ...account('200'),
   admin: '404 not_found',
@@ -110,6 +110,8 @@ const matrix: Record<OperationId, Row> = {
   listApiKeys: account('200'),
   createApiKey: account('201'),
   revokeApiKey: ownersKey,
+  listAgents: account('200'),
+  revokeAgent: ownersKey,
   listWorkspaces: account('200'),
   createWorkspace: account('201'),
   listWorkspaceMembers: workspace('200', false),

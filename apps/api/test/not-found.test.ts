@@ -1,7 +1,7 @@
 import { createIdGenerator, invalidCredential, type OperationId, operationIds, operations } from '@quire/core'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { engine, startTestApi, type TestApi } from './helper.ts'
+import { claimedAgent, engine, startTestApi, type TestApi } from './helper.ts'
 
 /**
  * No existence oracle: whatever hides a resource from a caller answers exactly as if it did not
@@ -17,6 +17,7 @@ const missing = {
   invitation: ids.next('inv'),
   shareLink: ids.next('shl'),
   apiKey: ids.next('key'),
+  agent: ids.next('agt'),
 }
 
 interface Hidden {
@@ -26,6 +27,7 @@ interface Hidden {
   readonly invitationId: string
   readonly shareLinkId: string
   readonly apiKeyId: string
+  readonly agentId: string
 }
 let hidden: Hidden
 let bob: { token: string }
@@ -56,6 +58,7 @@ beforeAll(async () => {
     invitationId: invitation.id,
     shareLinkId: link.id,
     apiKeyId: key.id,
+    agentId: await claimedAgent(api.runtime, { userId: alice.userId, email: 'alice.hidden@example.com' }),
   }
   bob = await api.user('bob.outsider@example.com')
   // A live share link of bob's own artifact: a credential that reaches one other artifact only.
@@ -179,6 +182,7 @@ function probes(h: Hidden): Partial<Record<OperationId, Probe>> {
       missing: [`/api/share-links/${missing.shareLink}/revoke`],
     },
     revokeApiKey: { method: 'DELETE', hidden: `/api/api-keys/${h.apiKeyId}`, missing: [`/api/api-keys/${missing.apiKey}`] },
+    revokeAgent: { method: 'POST', hidden: `/api/agents/${h.agentId}/revoke`, missing: [`/api/agents/${missing.agent}/revoke`] },
   }
 }
 

@@ -6,7 +6,7 @@
  * but authorization, on fresh resources where the operation would change them.
  */
 import { type OperationId, operations, type Scope, scopeFor, scopes } from '@quire/core'
-import type { TestApi } from './helper.ts'
+import { claimedAgent, type TestApi } from './helper.ts'
 
 export const principalNames = [
   'anonymous',
@@ -227,6 +227,10 @@ export async function prepare(world: World, id: OperationId): Promise<PreparedRe
       const key = await api.call('POST', '/api/api-keys', owner.token, { name: `doomed ${n}`, scopes: ['artifacts:read'] })
       return at('DELETE', `/api/api-keys/${key.id}`)
     }
+    case 'listAgents':
+      return at('GET', '/api/agents')
+    case 'revokeAgent':
+      return at('POST', `/api/agents/${await claimedAgent(api.runtime, owner)}/revoke`)
     case 'listWorkspaces':
       return at('GET', '/api/workspaces')
     case 'createWorkspace':

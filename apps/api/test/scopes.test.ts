@@ -21,6 +21,8 @@ const gatedBy: Record<OperationId, Scope | null> = {
   listApiKeys: 'agents:manage',
   createApiKey: 'agents:manage',
   revokeApiKey: 'agents:manage',
+  listAgents: 'agents:manage',
+  revokeAgent: 'agents:manage',
   listWorkspaces: 'artifacts:read',
   createWorkspace: 'artifacts:create',
   listWorkspaceMembers: 'artifacts:access:read',

@@ -11,6 +11,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts'
 import { registerSessions } from './plugins/sessions.ts'
 import { registerTextRule } from './plugins/well-formed-text.ts'
 import { registerAccountRoutes } from './routes/account/index.ts'
+import { registerAgentRoutes } from './routes/agents.ts'
 import { documentPages } from './routes/artifact-http.ts'
 import { registerArtifactRoutes } from './routes/artifacts.ts'
 import { registerBrowseRoutes } from './routes/browse.ts'
@@ -125,6 +126,7 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   registerHomeRoutes(app, { runtime, apiUrl: options.apiUrl ?? null, devSignIn: dev !== null })
   registerSignInRoutes(app, { runtime, relyingParty: rp, sessions, webUrl: options.webUrl, secure })
   registerOAuthRoutes(app, { runtime, sessions })
+  registerAgentRoutes(app, { runtime })
   // Rendered documents, kept per content hash for every page that shows one (64 MiB of markup).
   const documents = documentPages(64 * 1024 * 1024)
   registerArtifactRoutes(app, { runtime, webUrl: options.webUrl, documents })

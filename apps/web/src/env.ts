@@ -1,4 +1,4 @@
-import { type Env as RuntimeEnv, readEnv as readRuntimeEnv, readSettings } from '@quire/server'
+import { ConfigurationError, type Env as RuntimeEnv, readEnv as readRuntimeEnv, readSettings } from '@quire/server'
 import { type Static, Type } from 'typebox'
 
 /**
@@ -33,7 +33,7 @@ export function readWebEnv(source: Record<string, string | undefined> = process.
   const read = readSettings(WebEnv, source)
   const env = { ...read, WEB_URL: (read.WEB_URL ?? `http://localhost:${read.WEB_PORT}`).replace(/\/+$/, '') }
   const conflict = settingsConflict(env)
-  if (conflict) throw new Error(`Invalid environment: ${conflict}`)
+  if (conflict) throw new ConfigurationError(`Invalid environment: ${conflict}`)
   return Object.freeze(env)
 }
 

@@ -1,4 +1,4 @@
-import { createRuntime } from '@quire/server'
+import { createRuntime, settingsOrExit } from '@quire/server'
 import { buildWebApp, serverWebAppOptions } from './app.ts'
 import { readServerEnv } from './env.ts'
 import { closeOnSignals } from './lifecycle.ts'
@@ -8,7 +8,7 @@ import { sessionSecretOf } from './session-secret.ts'
  * The web app alone, for production on PostgreSQL, beside any number of API processes. (On the
  * embedded database, which one process owns, `pnpm start` runs both apps together: serve-local.ts.)
  */
-const { web: webEnv, runtime: runtimeEnv } = readServerEnv()
+const { web: webEnv, runtime: runtimeEnv } = settingsOrExit(() => readServerEnv())
 if (!runtimeEnv.DATABASE_URL) {
   process.stderr.write(
     'The web app on its own needs PostgreSQL (DATABASE_URL): the embedded database belongs to one process. ' +

@@ -1,4 +1,12 @@
-import { buildApp, edgeOptions, operatorSocketPath, startAuditPruning, startOperatorSocket, startRuntime } from '@quire/server'
+import {
+  buildApp,
+  edgeOptions,
+  operatorSocketPath,
+  settingsOrExit,
+  startAuditPruning,
+  startOperatorSocket,
+  startRuntime,
+} from '@quire/server'
 import { buildWebApp, serverWebAppOptions } from './app.ts'
 import { readServerEnv } from './env.ts'
 import { closeOnSignals } from './lifecycle.ts'
@@ -9,7 +17,7 @@ import { sessionSecretOf } from './session-secret.ts'
  * runtime, because the embedded database belongs to one process. On PostgreSQL the two also run
  * apart (apps/api/src/main.ts and apps/web/src/main.ts), as many of each as needed.
  */
-const { runtime: apiEnv, web: webEnv } = readServerEnv()
+const { runtime: apiEnv, web: webEnv } = settingsOrExit(() => readServerEnv())
 const runtime = await startRuntime(apiEnv)
 
 // The API's public address is the runtime's (the audience its tokens are bound to), said once.

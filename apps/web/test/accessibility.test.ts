@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
-import { launchChromium, startTestWeb, type TestWeb } from './helper.ts'
+import { agentLayerEnv, launchChromium, startTestWeb, type TestWeb } from './helper.ts'
 import { type Demo, seedDemo } from './pages/demo.ts'
 import { type Identity, identityContexts, openTemplate, pageTemplates } from './pages/templates.ts'
 
@@ -34,7 +34,7 @@ let browser: Browser | undefined
 let contexts: Record<Identity, BrowserContext> | undefined
 
 beforeAll(async () => {
-  web = await startTestWeb({ api: true })
+  web = await startTestWeb({ api: true, env: agentLayerEnv() })
   demo = await seedDemo(web)
   browser = await launchChromium()
   // The pages' CSP allows no script at all, so axe (injected as an inline script) runs only in

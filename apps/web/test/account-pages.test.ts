@@ -1,7 +1,7 @@
 /**
  * The account pages, signed in through the development provider in a real Chromium: the profile
  * and username (`/settings`), API keys (the secret shown once, on the answer to the form, and never
- * again), workspaces with members, projects and invitations (an invitee accepts in a browser of
+ * again), the agents the person claimed (revoking one stops its token at once), workspaces with members, projects and invitations (an invitee accepts in a browser of
  * their own), the invitations addressed to the person, and the audit trails of the account, a
  * workspace and an artifact (filter by action, older pages by the operation's cursor). Every page
  * needs sign-in; every form needs the session's CSRF token; a stranger gets the operations'
@@ -9,10 +9,12 @@
  * The tests run in order: the audit trails list what the earlier ones did. The longer ones drive
  * several browsers through many pages, hence their own time limit.
  */
+import { randomBytes } from 'node:crypto'
+import { type AuditEventDraft, type Scope, secretPrefixes } from '@quire/core'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
-import { launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { agentLayerEnv, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
 const OWNER_EMAIL = 'account.owner@example.com'
@@ -29,7 +31,8 @@ const contexts = new Map<string, BrowserContext>()
 const made = { workspaceId: '', keySecret: '', keyName: 'CI publishing' }
 
 beforeAll(async () => {
-  web = await startTestWeb({ api: true })
+  // Agent registration on: the agents page tells how an agent connects.
+  web = await startTestWeb({ api: true, env: agentLayerEnv() })
   owner = await userWithKey(web, OWNER_EMAIL)
   await api('POST', '/api/projects', { ownerUsername: owner.username, slug: 'notes', title: 'Notes', icon: 'N' })
 })
@@ -113,6 +116,7 @@ describe(`signed out (${testEngine})`, () => {
     for (const path of [
       '/settings',
       '/settings/keys',
+      '/settings/agents',
       '/settings/workspaces',
       '/settings/workspaces/ws_01jc0000000000000000000000',
       '/settings/workspaces/ws_01jc0000000000000000000000/audit',
@@ -154,6 +158,7 @@ describe(`every account page renders (${testEngine})`, { timeout: 90_000 }, () =
     const pages = [
       { path: '/settings', h1: 'Profile', current: 'Profile' },
       { path: '/settings/keys', h1: 'API keys', current: 'API keys' },
+      { path: '/settings/agents', h1: 'Agents', current: 'Agents' },
       { path: '/settings/workspaces', h1: 'Workspaces', current: 'Workspaces' },
       { path: '/settings/invitations', h1: 'Invitations', current: 'Invitations' },
       { path: '/settings/audit', h1: 'Audit trail', current: 'Audit' },
@@ -164,7 +169,7 @@ describe(`every account page renders (${testEngine})`, { timeout: 90_000 }, () =
       expect(res.headers()['cache-control'], path).toBe('no-store')
       expect(await tab.textContent('h1'), path).toBe(h1)
       const nav = tab.locator('nav.account-nav a')
-      expect(await nav.allTextContents(), path).toEqual(['Profile', 'API keys', 'Workspaces', 'Invitations', 'Audit'])
+      expect(await nav.allTextContents(), path).toEqual(['Profile', 'API keys', 'Agents', 'Workspaces', 'Invitations', 'Audit'])
       expect(await tab.textContent('nav.account-nav a[aria-current="page"]'), path).toBe(current)
       expect(await tab.locator('header.site a[href="/settings"]').textContent(), path).toBe(OWNER_EMAIL)
       expect(await tab.locator('header.site form[action="/logout"] input[name="_csrf"]').count(), path).toBe(1)
@@ -367,6 +372,137 @@ describe(`API keys (${testEngine})`, () => {
       maxRedirects: 0,
     })
     expect(missing.status()).toBe(404)
+  })
+})
+
+/** The letters of a user code (RFC 8628 §6.1). */
+const codeLetters = 'BCDFGHJKLMNPQRSTVWXZ'
+
+/**
+ * An agent registered in `email`'s name, claimed by that person and holding a post-claim token,
+ * made through the store as the registration, claim page and claim grant would make it.
+ */
+async function claimedAgent(email: string, userId: string, scopes: readonly Scope[]): Promise<{ id: string; token: string }> {
+  const { deps } = web.runtime
+  const { agents, ids, sha256 } = deps
+  const at = deps.clock.now()
+  const later = (seconds: number) => new Date(at.getTime() + seconds * 1000)
+  const id = ids.next('agt')
+  const claimToken = `${secretPrefixes.claimToken}${randomBytes(32).toString('base64url')}`
+  const userCode = [...randomBytes(8)].map((b) => codeLetters[b % codeLetters.length]).join('')
+  const event = (action: AuditEventDraft['action'], owner: { id: string; username: string; personalWorkspaceId: string }) => ({
+    id: ids.next('evt'),
+    at,
+    action,
+    actor: { kind: 'user' as const, id: owner.id, label: owner.username },
+    via: { surface: 'web' as const, credential: null, credentialId: null },
+    workspaceId: owner.personalWorkspaceId,
+    artifactId: null,
+    data: { agentId: id, type: 'service_auth', scopes },
+  })
+  const created = await agents.createRegistration({
+    id,
+    type: 'service_auth',
+    loginHint: email,
+    preClaimScopes: [],
+    postClaimScopes: scopes,
+    claimTokenHash: await sha256(claimToken),
+    claimExpiresAt: later(86_400),
+    userCode: { hash: await sha256(userCode), expiresAt: later(600) },
+    assertionIdHash: null,
+    pollIntervalSeconds: 5,
+    at,
+    audit: null,
+  })
+  if (!created.ok) throw new Error(`registration: ${created.reason}`)
+  const confirmed = await agents.confirmClaim({
+    userCodeHash: await sha256(userCode),
+    userId,
+    at,
+    audit: (_, owner) => event('agent.claimed', owner),
+  })
+  if (!confirmed.ok) throw new Error('the claim was not confirmed')
+  const token = `${secretPrefixes.agentToken}${randomBytes(32).toString('base64url')}`
+  const redeemed = await agents.redeemClaim({
+    claimTokenHash: await sha256(claimToken),
+    token: { id: ids.next('tok'), secretHash: await sha256(token), displayPrefix: token.slice(0, 10), scopes, expiresAt: later(3600) },
+    assertionIdHash: await sha256(randomBytes(16).toString('base64url')),
+    at,
+    audit: (_, owner) => event('agent.token_issued', owner),
+  })
+  if (!redeemed.ok) throw new Error('the claim token was not redeemed')
+  return { id, token }
+}
+
+describe(`agents (${testEngine})`, () => {
+  const agent = { id: '', token: '' }
+
+  it('none yet: the page says how an agent gets connected', async () => {
+    const tab = await tabOf(OWNER_EMAIL)
+    const res = await open(tab, '/settings/agents')
+    expect(res.status()).toBe(200)
+    expect(res.headers()['cache-control']).toBe('no-store')
+    expect(await tab.locator('li.agent').count()).toBe(0)
+    const empty = (await tab.textContent('.agents-empty'))?.replace(/\s+/g, ' ') ?? ''
+    expect(empty).toContain('You have no agents yet.')
+    expect(empty).toContain(`${web.url}/auth.md`)
+    expect(empty).toContain(`${web.url}/agent/claim`)
+    expect(await tab.locator(`.agents-empty a[href="${web.url}/auth.md"]`).count()).toBe(1)
+    expect(await unlabelled(tab)).toEqual([])
+  })
+
+  it('a claimed agent is listed with its type, scopes, dates and status; its token acts for the person', async () => {
+    Object.assign(agent, await claimedAgent(OWNER_EMAIL, owner.userId, ['artifacts:read', 'artifacts:create']))
+    expect(await restCall(web, agent.token, 'GET', '/api/profile/me')).toMatchObject({ username: owner.username })
+    const tab = await tabOf(OWNER_EMAIL)
+    await open(tab, '/settings/agents')
+    expect(await tab.locator('.agents-empty').count()).toBe(0)
+    const item = tab.locator('li.agent', { hasText: agent.id })
+    expect(await item.count()).toBe(1)
+    const text = (await item.textContent())?.replace(/\s+/g, ' ') ?? ''
+    for (const shown of ['service_auth', 'artifacts:read', 'artifacts:create', 'Created', 'Claimed', 'Last used', 'active'])
+      expect(text, shown).toContain(shown)
+    expect(await item.locator('button').textContent()).toBe(`Revoke agent ${agent.id}`)
+    // The same list through REST.
+    const listed = (await api('GET', '/api/agents')).items as { id: string; revokedAt: string | null }[]
+    expect(listed).toEqual([expect.objectContaining({ id: agent.id, type: 'service_auth', revokedAt: null })])
+  })
+
+  it("someone else's agent, or one that does not exist: the operation's 404, nothing revoked", async () => {
+    const tab = await tabOf(STRANGER_EMAIL)
+    await open(tab, '/settings/agents')
+    expect(await tab.locator('li.agent').count()).toBe(0)
+    const csrf = await tab.inputValue('header.site input[name="_csrf"]')
+    for (const id of [agent.id, 'agt_01jc0000000000000000000000', 'not-an-agent']) {
+      const res = await tab.request.post(`${web.url}/settings/agents/${id}/revoke`, { form: { _csrf: csrf }, maxRedirects: 0 })
+      expect(res.status(), id).toBe(404)
+    }
+    expect(await restCall(web, agent.token, 'GET', '/api/profile/me')).toMatchObject({ username: owner.username })
+  })
+
+  it('revoking through its labelled button stops its token at once; it stays listed as revoked; the trail says who', async () => {
+    const tab = await tabOf(OWNER_EMAIL)
+    await open(tab, '/settings/agents')
+    const res = await submit(tab, `li.agent:has-text("${agent.id}") button`)
+    expect(res.status()).toBe(200)
+    expect(new URL(tab.url()).search).toBe('?notice=agent-revoked')
+    expect(await tab.textContent('[role="status"]')).toContain('The agent is revoked')
+    const item = tab.locator('li.agent', { hasText: agent.id })
+    expect(await item.textContent()).toContain('revoked')
+    expect(await item.locator('button').count()).toBe(0)
+    await expect(restCall(web, agent.token, 'GET', '/api/profile/me')).rejects.toThrow(/401/)
+    // Revoking it again changes nothing and is not an error.
+    const listed = (await api('GET', '/api/agents')).items as { id: string; revokedAt: string | null }[]
+    const revokedAt = listed[0]?.revokedAt
+    expect(revokedAt).toEqual(expect.any(String))
+    expect(await api('POST', `/api/agents/${agent.id}/revoke`)).toMatchObject({ id: agent.id, revokedAt })
+    // The person's trail: revoked once, by them, through the browser session.
+    await open(tab, '/settings/audit?action=agent.revoked')
+    const rows = await auditRows(tab)
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatch(
+      new RegExp(`^agent\\.revoked\\|${owner.username} \\(person\\)\\|browser session · web ses_[0-9a-z]{26}\\|agent ${agent.id}$`),
+    )
   })
 })
 
@@ -700,6 +836,7 @@ describe(`strangers and forged requests (${testEngine})`, () => {
     const workspacesBefore = ((await api('GET', '/api/workspaces')).items as unknown[]).length
     const posts: [string, Record<string, string>][] = [
       ['/settings/keys', { name: 'no token', scopes: 'artifacts:read' }],
+      ['/settings/agents/agt_01jc0000000000000000000000/revoke', {}],
       ['/settings/profile', { username: 'hijacked-name' }],
       ['/settings/workspaces', { name: 'Sneaky', slug: 'sneaky' }],
       [`/settings/workspaces/${made.workspaceId}/invitations`, { email: 'sneaky@example.com' }],

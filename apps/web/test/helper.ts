@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
+import type { Clock } from '@quire/core'
 import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/server'
 import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
 import type { BrowserContext, Page } from 'playwright-core'
 import { freePort } from '../../../tooling/vitest/free-port.ts'
 import { testDatabase } from '../../../tooling/vitest/test-database.ts'
@@ -24,7 +26,17 @@ export interface TestWeb {
  * the app discovers and calls its own development provider over the network, as in local mode).
  * With `api`, the API listens too, on the same runtime, as `pnpm start` runs them.
  */
-export async function startTestWeb(options: { api?: boolean } = {}): Promise<TestWeb> {
+export async function startTestWeb(
+  options: {
+    api?: boolean
+    /** More settings of the runtime's environment (AUTH_MD_*, say). */
+    env?: Readonly<Record<string, string>>
+    /** The clock every use-case reads (tests move it instead of waiting). */
+    clock?: Clock
+    /** The web app's per-address limits (default on, as in production). */
+    rateLimit?: boolean
+  } = {},
+): Promise<TestWeb> {
   const database = await testDatabase()
   const port = await freePort()
   const apiPort = options.api ? await freePort() : null
@@ -35,11 +47,12 @@ export async function startTestWeb(options: { api?: boolean } = {}): Promise<Tes
     API_URL: apiUrl,
     LOG_LEVEL: 'silent',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...options.env,
   })
   // Whatever fails halfway, what is already up is closed (last first) before the error goes on.
   const undo: (() => Promise<unknown>)[] = [() => database.close()]
   try {
-    const runtime = await createRuntime(env, { database })
+    const runtime = await createRuntime(env, { database, ...(options.clock ? { clock: options.clock } : {}) })
     undo[0] = () => runtime.close() // the runtime closes its database
     const app = await buildWebApp(runtime, {
       webUrl: url,
@@ -47,6 +60,7 @@ export async function startTestWeb(options: { api?: boolean } = {}): Promise<Tes
       sessionSecret: randomBytes(32).toString('base64url'),
       oidc: null,
       production: false,
+      ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     })
     undo.push(() => app.close())
     const api = apiPort === null ? null : await buildApp(runtime, { ...edgeOptions(env), serverUrl: apiUrl })
@@ -71,6 +85,11 @@ export async function startTestWeb(options: { api?: boolean } = {}): Promise<Tes
 }
 
 export { launchChromium } from '../../../tooling/vitest/chromium.ts'
+
+/** The settings that turn the agent registration layer on, with a fresh signing secret (the default scopes). */
+export function agentLayerEnv(): Record<string, string> {
+  return { AUTH_MD_ENABLED: 'true', AUTH_MD_SIGNING_SECRET: randomBytes(32).toString('base64url') }
+}
 
 /**
  * Signs in through the development provider as a person would: opens /login (with `returnTo` as
@@ -117,4 +136,17 @@ export async function startLoopbackListener(): Promise<LoopbackListener> {
   }
   await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
   return listener
+}
+
+/** Every value stored in every table of the web app's database, as text: what a dump of it holds. */
+export async function databaseDump(web: TestWeb): Promise<string> {
+  const db = web.runtime.database.db
+  const tables = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables
+    WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`.execute(db)
+  let text = ''
+  for (const { name } of tables.rows) {
+    const rows = await sql<{ row: string }>`SELECT row_to_json(t)::text AS row FROM ${sql.table(name)} t`.execute(db)
+    text += `${rows.rows.map((r) => r.row).join('\n')}\n`
+  }
+  return text
 }

@@ -225,6 +225,17 @@ describe('quire, every command against a running server', () => {
     expect(revoked.stderr).toContain('quire login')
   })
 
+  it('agents: list (none claimed yet), revoke (refused without --yes; an agent not yours is not found)', async () => {
+    expect(await json(['agent', 'list'])).toEqual({ items: [], nextCursor: null })
+    const agentId = 'agt_01jc0000000000000000000000'
+    expect((await asAda(['agent', 'revoke', '--agent-id', agentId])).code).toBe(2)
+    const missing = await quire.cli(['--format', 'json', 'agent', 'revoke', '--agent-id', agentId, '--yes'], {
+      env: { AGENT_SERVICE_TOKEN: ada },
+    })
+    expect(missing.code).toBe(3)
+    expect(errorOf(missing).code).toBe('not_found')
+  })
+
   it('workspaces: create, list, projects, artifacts, invite, invitations, accept, members, revoke an invitation, audit', async () => {
     const team = await json<{ id: string }>(['workspace', 'create', '--json', JSON.stringify({ slug: 'cli-team', name: 'CLI team' })])
     expect((await json<{ items: { id: string }[] }>(['workspace', 'list'])).items.map((w) => w.id)).toContain(team.id)

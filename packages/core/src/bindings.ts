@@ -3,6 +3,7 @@ import type { OperationId, Operations } from './contract/operations/index.ts'
 import type { Caller } from './domain/principal.ts'
 import { ok, type Result } from './domain/result.ts'
 import { getArtifactAccess, updateArtifactAccess } from './use-cases/access-settings.ts'
+import { listAgents, revokeAgent } from './use-cases/agents.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from './use-cases/api-keys.ts'
 import { appendVersion, restoreVersion } from './use-cases/append-version.ts'
 import { checkArtifactSlug, deleteArtifact, getArtifact, listMyArtifacts, previewArtifactUrl } from './use-cases/artifacts.ts'
@@ -82,6 +83,10 @@ export const bindings: Bindings = {
   listApiKeys: async (deps, caller, { query }) => answer(await listApiKeys(deps, caller, query)),
   createApiKey: async (deps, caller, { body }, { idempotencyKey }) => written(await createApiKey(deps, caller, body, idempotencyKey)),
   revokeApiKey: async (deps, caller, { params }) => answer(await revokeApiKey(deps, caller, params.apiKeyId)),
+
+  // Agents (auth.md) the caller claimed.
+  listAgents: async (deps, caller, { query }) => answer(await listAgents(deps, caller, query)),
+  revokeAgent: async (deps, caller, { params }) => answer(await revokeAgent(deps, caller, params.agentId)),
 
   // Workspaces and invitations.
   listWorkspaces: async (deps, caller, { query }) => answer(await listWorkspaces(deps, caller, query)),

@@ -120,6 +120,22 @@ export type {
 } from './ports/accounts.ts'
 export type { Admission, AdmissionCache } from './ports/admissions.ts'
 export type {
+  AgentOwner,
+  AgentRegistrationRecord,
+  AgentStore,
+  AgentSummaryRecord,
+  AgentTokenDraft,
+  AgentType,
+  ConfirmClaimCommand,
+  ConfirmClaimOutcome,
+  CreateRegistrationCommand,
+  ExchangeAssertionCommand,
+  ExchangeAssertionOutcome,
+  RedeemClaimCommand,
+  RedeemClaimOutcome,
+  StartClaimCommand,
+} from './ports/agents.ts'
+export type {
   AccessSettingsRecord,
   ApiKeyRecord,
   ArtifactAccess,
@@ -183,6 +199,7 @@ export type {
 // Use-cases.
 export { identify } from './use-cases/access.ts'
 export { getArtifactAccess, updateArtifactAccess } from './use-cases/access-settings.ts'
+export { listAgents, presentAgent, revokeAgent } from './use-cases/agents.ts'
 export { createApiKey, listApiKeys, revokeApiKey } from './use-cases/api-keys.ts'
 export { appendVersion, restoreVersion } from './use-cases/append-version.ts'
 export {

@@ -88,7 +88,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
   app.setErrorHandler(handleError)
   // The resource named in challenges is the audience tokens are checked against: the runtime's.
-  registerResourceMetadata(app, { webUrl: runtime.deps.config.webUrl, apiUrl: runtime.deps.config.apiUrl })
+  registerResourceMetadata(app, runtime)
   registerEdge(app, drainOnClose(app))
   await registerCors(app, { allowedOrigins: [new URL(runtime.deps.config.webUrl).origin, ...(options.corsOrigins ?? [])] })
   const limiter = options.rateLimit === false ? null : await registerRateLimit(app, options.rateLimit ?? defaultRateLimit, runtime.database)

@@ -1,5 +1,25 @@
+import { parseAgentAuthSettings } from '@quire/agent-auth'
 import { type Static, type TObject, Type } from 'typebox'
 import { Value } from 'typebox/value'
+
+/** A setting that is missing, malformed or does not go with another: the process must not start. Its message is one line. */
+export class ConfigurationError extends Error {
+  override readonly name = 'ConfigurationError'
+}
+
+/**
+ * Runs an entry point's reading of its environment; a refused configuration ends the process
+ * with its one line on standard error and exit status 1, not a stack trace.
+ */
+export function settingsOrExit<T>(read: () => T): T {
+  try {
+    return read()
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error
+    process.stderr.write(`${error.message}\n`)
+    process.exit(1)
+  }
+}
 
 /** Every setting of the runtime and the API, read from the environment the app passes, with defaults. */
 export const Env = Type.Object({
@@ -42,6 +62,14 @@ export const Env = Type.Object({
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   /** How often this process deletes the audit events past their plan's retention; 0 turns it off (prune with `pnpm admin prune-audit`). At most setTimeout's 2^31-1. */
   AUDIT_PRUNE_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 3_600_000 }),
+  /** `true` turns on the agent registration layer (auth.md); off by default. Run the migrations first (every start does). */
+  AUTH_MD_ENABLED: Type.Optional(Type.String()),
+  /** Signs agent identity assertions (HS256): at least 32 random bytes, as hex or base64, e.g. `openssl rand -base64 32`. */
+  AUTH_MD_SIGNING_SECRET: Type.Optional(Type.String()),
+  /** The scopes a claimed agent may hold, comma-separated (default `artifacts:read,artifacts:create,artifacts:update`). */
+  AUTH_MD_ALLOWED_SCOPES: Type.Optional(Type.String()),
+  /** The scopes of an anonymous agent's pre-claim tokens, comma-separated (default `artifacts:read`; `none`: no anonymous agents). */
+  AUTH_MD_ANONYMOUS_PRE_CLAIM_SCOPES: Type.Optional(Type.String()),
 })
 export type Env = Static<typeof Env>
 
@@ -56,7 +84,10 @@ export function readSettings<S extends TObject>(schema: S, source: Record<string
   )
   const converted = Value.Convert(schema, Value.Default(schema, known))
   const first = [...Value.Errors(schema, converted)][0]
-  if (first) throw new Error(`Invalid environment: ${first.instancePath.replace(/^\//, '') || 'value'} ${first.message ?? 'is invalid'}`)
+  if (first)
+    throw new ConfigurationError(
+      `Invalid environment: ${first.instancePath.replace(/^\//, '') || 'value'} ${first.message ?? 'is invalid'}`,
+    )
   return converted as Static<S>
 }
 
@@ -67,8 +98,21 @@ export function readSettings<S extends TObject>(schema: S, source: Record<string
 export function readEnv(source: Record<string, string | undefined>): Env {
   const env = readSettings(Env, source)
   const conflict = settingsConflict(env)
-  if (conflict) throw new Error(`Invalid environment: ${conflict}`)
+  if (conflict) throw new ConfigurationError(`Invalid environment: ${conflict}`)
+  agentAuthSettings(env)
   return Object.freeze(env)
+}
+
+/**
+ * The agent registration layer's settings (null: the layer is off), checked: enabled with a
+ * missing or short signing secret, or an unknown scope, refuses the start with one line.
+ */
+export function agentAuthSettings(env: Env) {
+  try {
+    return parseAgentAuthSettings(env)
+  } catch (error) {
+    throw new ConfigurationError(`Invalid environment: ${error instanceof Error ? error.message : String(error)}`)
+  }
 }
 
 /** Settings that are each valid but do not go together. */

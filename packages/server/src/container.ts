@@ -1,22 +1,31 @@
 import { hash } from 'node:crypto'
 import { resolve } from 'node:path'
+import { type AgentAuth, createAgentAuth } from '@quire/agent-auth'
 import { createPolicy } from '@quire/authz'
-import { type Clock, type CoreDeps, createIdGenerator, type OperatorDeps, systemClock } from '@quire/core'
+import { type Clock, type CoreDeps, createIdGenerator, type OperatorDeps, oauthServerConfig, systemClock } from '@quire/core'
 import { createStores, type DatabaseConfig, type DatabaseHandle, DatabaseInUseError, migrateToLatest, openDatabase } from '@quire/storage'
 import packageJson from '../package.json' with { type: 'json' }
-import type { Env } from './config.ts'
+import { agentAuthSettings, type Env } from './config.ts'
 
 /** Everything the app runs on, wired once. */
 export interface Runtime {
   readonly deps: CoreDeps
   readonly operator: OperatorDeps
   readonly database: DatabaseHandle
+  /** The agent registration layer (auth.md); null when AUTH_MD_ENABLED is not `true`. */
+  readonly agentAuth: AgentAuth | null
   /**
    * The same dependencies with OAuth access tokens checked against another audience (RFC 8707):
    * the web app's `/mcp` accepts only tokens issued for `{web_url}/mcp`, the API only its own.
    */
   forAudience(audience: string): CoreDeps
   close(): Promise<void>
+}
+
+/** Where the agent layer lives (the authorization server: the web origin) and the API its tokens are for, without trailing slashes. */
+function agentAuthUrls(config: CoreDeps['config']): { webUrl: string; apiUrl: string } {
+  const oauth = oauthServerConfig(config)
+  return { webUrl: oauth.issuer, apiUrl: oauth.defaultResource }
 }
 
 /** The database the environment names: PostgreSQL when DATABASE_URL is set, else embedded PGlite. */
@@ -38,6 +47,8 @@ export function databaseConfig(env: Env): DatabaseConfig {
  * wires the stores and the policy into core's use-case dependencies.
  */
 export async function createRuntime(env: Env, options: { database?: DatabaseHandle; clock?: Clock } = {}): Promise<Runtime> {
+  // Checked before the database opens: a refused setting costs nothing to undo.
+  const agentAuth = agentAuthSettings(env)
   const database = options.database ?? (await openDatabase(databaseConfig(env)))
   await migrateToLatest(database.db)
   // The pruner is the operator's alone: no use-case deletes audit events.
@@ -70,6 +81,7 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
       idempotency: stores.idempotency,
     },
     database,
+    agentAuth: agentAuth === null ? null : createAgentAuth(deps, agentAuth, agentAuthUrls(deps.config)),
     forAudience: (audience) => ({ ...deps, policy: createPolicy({ audience }) }),
     close: () => database.close(),
   }

@@ -5,8 +5,9 @@
  * bodies) that the web app answers with too.
  */
 export { type AppOptions, buildApp, edgeOptions, trustedProxies } from './app.ts'
-export { type Env, readEnv, readSettings } from './config.ts'
+export { agentAuthSettings, ConfigurationError, type Env, readEnv, readSettings, settingsOrExit } from './config.ts'
 export { createRuntime, databaseConfig, type Runtime, startRuntime } from './container.ts'
+export { type Discovery, discoveryDocuments } from './discovery.ts'
 export { operatorSocketPath, runOperatorCommand, startOperatorSocket } from './operator.ts'
 export { callerOf } from './plugins/caller.ts'
 export { failureFromError, handleError, httpStatuses, httpStatusOf, problemBody, RefusalError, sendFailure } from './plugins/problem.ts'

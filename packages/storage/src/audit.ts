@@ -14,6 +14,8 @@ function values(event: AuditEventDraft) {
     actor_kind: event.actor.kind,
     actor_id: event.actor.id,
     actor_label: event.actor.label,
+    actor_for_id: event.actor.onBehalfOf?.id ?? null,
+    actor_for_label: event.actor.onBehalfOf?.label ?? null,
     via_surface: event.via.surface,
     via_credential: event.via.credential,
     via_credential_id: event.via.credentialId,
@@ -34,8 +36,10 @@ export async function insertAudit(trx: Kysely<Database> | Transaction<Database>,
  */
 export function auditFrom(source: string, event: AuditEventDraft): RawBuilder<unknown> {
   const v = values(event)
-  return sql`INSERT INTO audit_events (id, at, action, actor_kind, actor_id, actor_label, via_surface, via_credential, via_credential_id, workspace_id, artifact_id, data)
-    SELECT ${v.id}, ${v.at}::timestamptz, ${v.action}, ${v.actor_kind}, ${v.actor_id}, ${v.actor_label}, ${v.via_surface}, ${v.via_credential}::text,
-      ${v.via_credential_id}::text, ${v.workspace_id}::text, ${v.artifact_id}::text, ${v.data}::jsonb
+  return sql`INSERT INTO audit_events (id, at, action, actor_kind, actor_id, actor_label, actor_for_id, actor_for_label, via_surface,
+      via_credential, via_credential_id, workspace_id, artifact_id, data)
+    SELECT ${v.id}, ${v.at}::timestamptz, ${v.action}, ${v.actor_kind}, ${v.actor_id}, ${v.actor_label}, ${v.actor_for_id}::text,
+      ${v.actor_for_label}::text, ${v.via_surface}, ${v.via_credential}::text, ${v.via_credential_id}::text, ${v.workspace_id}::text,
+      ${v.artifact_id}::text, ${v.data}::jsonb
     FROM ${sql.table(source)}`
 }

@@ -6,6 +6,7 @@
 import type {
   AccountStore,
   AdmissionCache,
+  AgentStore,
   ApiKeyStore,
   ArtifactStore,
   AuditPruner,
@@ -25,6 +26,7 @@ import type { DatabaseHandle, RawQuery } from './database.ts'
 import type { Database } from './schema.ts'
 import { accountStore } from './stores/accounts.ts'
 import { admissionCache } from './stores/admissions.ts'
+import { agentStore } from './stores/agents.ts'
 import { apiKeyStore } from './stores/api-keys.ts'
 import { artifactStore } from './stores/artifacts.ts'
 import { auditPruner } from './stores/audit-pruning.ts'
@@ -62,6 +64,8 @@ export interface Stores {
   readonly signIn: SignInStore
   /** The OAuth 2.1 authorization server's clients, codes and tokens. */
   readonly oauth: OAuthStore
+  /** Agent registrations (the auth.md layer) and their tokens. */
+  readonly agents: AgentStore
   /** Deletes audit events past retention: the operator's and the scheduler's, never a use-case's. */
   readonly auditPruner: AuditPruner
   readonly health: HealthProbe
@@ -106,6 +110,7 @@ export function createStores(
     invitations: invitationStore(db),
     signIn: signInStore(db),
     oauth: oauthStore(db),
+    agents: agentStore(db),
     auditPruner: auditPruner(db, database.kind ?? 'postgres'),
     health: {
       async ping() {

@@ -176,6 +176,9 @@ export interface AuditEventsTable {
   workspace_id: string | null
   artifact_id: string | null
   data: JSONColumnType<Record<string, unknown>, string, string>
+  /** The person a claimed agent acted for (`ActorRef.onBehalfOf`); null on every other event (migration 0007). */
+  actor_for_id: string | null
+  actor_for_label: string | null
 }
 
 /** An invitation to a workspace by email; pending while not accepted, revoked, superseded or expired. */
@@ -204,6 +207,32 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp
 }
 
+/**
+ * An agent registration (the auth.md layer, migration 0007). Its secrets are kept only as SHA-256
+ * hex; a user code is held (non-null, unique) from the claim request until it is confirmed or replaced.
+ */
+export interface AgentRegistrationsTable {
+  id: string
+  type: 'service_auth' | 'anonymous'
+  /** Lower-cased. */
+  login_hint: string | null
+  pre_claim_scopes: string[]
+  post_claim_scopes: string[]
+  claim_token_hash: string
+  claim_expires_at: Timestamp
+  user_code_hash: string | null
+  user_code_expires_at: Timestamp | null
+  /** The `jti` of the one identity assertion that still works, hashed. */
+  assertion_id_hash: string | null
+  poll_interval_seconds: number
+  last_polled_at: Timestamp | null
+  claimed_by: string | null
+  claimed_at: Timestamp | null
+  redeemed_at: Timestamp | null
+  revoked_at: Timestamp | null
+  created_at: Timestamp
+}
+
 /** The database as Kysely sees it. */
 export interface Database {
   users: UsersTable
@@ -222,4 +251,5 @@ export interface Database {
   oauth_token_families: OAuthTokenFamiliesTable
   oauth_codes: OAuthCodesTable
   oauth_refresh_tokens: OAuthRefreshTokensTable
+  agent_registrations: AgentRegistrationsTable
 }

@@ -9,7 +9,7 @@ export interface OAuthPage {
 }
 
 /** What each scope lets the client do, in the words the consent page shows. */
-const scopeWords: Record<string, string> = {
+export const scopeWords: Record<string, string> = {
   'artifacts:read': 'read your artifacts, their versions, projects, workspaces and audit trails',
   'artifacts:create': 'create artifacts, projects and workspaces',
   'artifacts:update': 'publish new versions, restore old ones, and change your username',

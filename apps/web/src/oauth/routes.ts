@@ -1,6 +1,6 @@
+import type { AgentAuth } from '@quire/agent-auth'
 import {
   approveAuthorization,
-  authorizationServerMetadata,
   type CoreDeps,
   checkAuthorizationRequest,
   denyAuthorization,
@@ -8,10 +8,10 @@ import {
   type OAuthError,
   type OAuthServerConfig,
   type Principal,
-  protectedResourceMetadata,
   registerOAuthClient,
   revokeOAuthToken,
 } from '@quire/core'
+import type { Discovery } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { webRateLimits } from '../plugins/rate-limit.ts'
 import { consentPage, type OAuthPage, refusalPage } from './pages.ts'
@@ -26,6 +26,10 @@ export interface OAuthWebKit {
   loginUrl(returnTo: string): string
   /** Sends a finished HTML page (the app's layout around `body`). */
   sendPage(reply: FastifyReply, page: OAuthPage): FastifyReply
+  /** The discovery documents (with the agent layer's additions when it is on). */
+  readonly discovery: Discovery
+  /** The agent registration layer, whose grants and tokens the token and revocation endpoints also serve; null when off. */
+  readonly agents: AgentAuth | null
 }
 
 type Params = Record<string, string | undefined>
@@ -65,8 +69,8 @@ function openToAnyOrigin(reply: FastifyReply): void {
  * endpoint (authorization code with PKCE S256; rotating refresh tokens) and revocation (RFC 7009).
  */
 export function registerOAuthServer(app: FastifyInstance, deps: CoreDeps, config: OAuthServerConfig, kit: OAuthWebKit): void {
-  const asMetadata = authorizationServerMetadata(config)
-  const mcpResource = protectedResourceMetadata(config, `${config.issuer}/mcp`)
+  const asMetadata = kit.discovery.authorizationServer
+  const mcpResource = kit.discovery.protectedResource(`${config.issuer}/mcp`)
   app.get('/.well-known/oauth-authorization-server', async (_request, reply) => {
     openToAnyOrigin(reply)
     return asMetadata
@@ -126,14 +130,24 @@ export function registerOAuthServer(app: FastifyInstance, deps: CoreDeps, config
 
   app.post('/oauth2/token', clientEndpoint, async (request, reply) => {
     openToAnyOrigin(reply)
-    const result = await exchangeToken(deps, stringsOf(request.body))
+    const form = stringsOf(request.body)
+    // The agent grants, when the layer is on; with it off they are unsupported grant types.
+    const agentAnswer = kit.agents === null ? null : await kit.agents.token(form)
+    if (agentAnswer !== null) {
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
+      return agentAnswer.body === null ? reply.code(agentAnswer.status).send() : reply.code(agentAnswer.status).send(agentAnswer.body)
+    }
+    const result = await exchangeToken(deps, form)
     if (!result.ok) return sendOAuthError(reply, result.error)
     return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(result.value)
   })
 
   app.post('/oauth2/revoke', clientEndpoint, async (request, reply) => {
     openToAnyOrigin(reply)
-    const result = await revokeOAuthToken(deps, stringsOf(request.body))
+    const form = stringsOf(request.body)
+    // An agent token or an OAuth token: each revocation ignores the other's tokens (RFC 7009 answers the same either way).
+    if (kit.agents !== null && form.token) await kit.agents.revoke(form)
+    const result = await revokeOAuthToken(deps, form)
     if (!result.ok) return sendOAuthError(reply, result.error)
     return reply.code(200).header('cache-control', 'no-store').send()
   })

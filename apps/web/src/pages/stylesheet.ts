@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { webPaths } from '@quire/core'
 import { accountStyles } from './styles/account.ts'
 import { browseStyles } from './styles/browse.ts'
+import { claimStyles } from './styles/claim.ts'
 import { formStyles } from './styles/forms.ts'
 import { historyStyles } from './styles/history.ts'
 
@@ -132,6 +133,7 @@ ${historyStyles}
 ${browseStyles}
 ${formStyles}
 ${accountStyles}
+${claimStyles}
 `
 
 /** Served under a name that changes with its content, so browsers may keep it forever. */

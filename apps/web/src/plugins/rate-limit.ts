@@ -1,5 +1,5 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 
 /**
  * Per-address limits on the web app's endpoints that anyone can call without a credential and
@@ -39,4 +39,45 @@ export async function registerWebRateLimit(app: FastifyInstance): Promise<void> 
       )
     },
   })
+}
+
+/** A budget counted per key in the web app's counters: `exceeded` once more than `max` were counted in the window. */
+export type Budget = (
+  request: FastifyRequest,
+  options?: { readonly increment?: boolean },
+) => Promise<{ exceeded: boolean; retryAfterSeconds: number }>
+
+/**
+ * A budget per key (a client address, an email, an account), for limits that depend on what a
+ * request says, not only where it comes from. A null key is not counted. Without the rate-limit
+ * plugin (RATE_LIMIT_ENABLED=false) nothing is ever exceeded.
+ */
+export function budget(
+  app: FastifyInstance,
+  options: {
+    readonly name: string
+    readonly max: number
+    readonly timeWindow: number
+    readonly key: (request: FastifyRequest) => string | null
+  },
+): Budget {
+  if (!app.hasDecorator('createRateLimit')) return async () => ({ exceeded: false, retryAfterSeconds: 0 })
+  const check = app.createRateLimit({
+    max: options.max,
+    timeWindow: options.timeWindow,
+    keyGenerator: (request) => `${options.name}:${options.key(request) ?? ''}`,
+    allowList: (request) => options.key(request) === null,
+  })
+  return async (request, callOptions) => {
+    const result = await check(request, callOptions?.increment === false ? { increment: false } : undefined)
+    if (result.isAllowed) return { exceeded: false, retryAfterSeconds: 0 }
+    // Read without counting, the request that fills the budget is not over it yet.
+    const exceeded = callOptions?.increment === false ? result.remaining <= 0 : result.isExceeded
+    return { exceeded, retryAfterSeconds: Math.max(1, result.ttlInSeconds) }
+  }
+}
+
+/** The client address as the per-address limits count it (an IPv6 address by its /64). */
+export function addressOf(request: FastifyRequest): string {
+  return normalizeIP(request.ip)
 }

@@ -1,5 +1,5 @@
 import { oauthServerConfig } from '@quire/core'
-import type { Runtime } from '@quire/server'
+import { discoveryDocuments, type Runtime } from '@quire/server'
 import type { FastifyInstance } from 'fastify'
 import { registerOAuthServer } from '../oauth/routes.ts'
 import { layout } from '../pages/layout.ts'
@@ -14,6 +14,8 @@ import type { SessionCookies } from '../plugins/sessions.ts'
 export function registerOAuthRoutes(app: FastifyInstance, options: { runtime: Runtime; sessions: SessionCookies }): void {
   const { runtime, sessions } = options
   registerOAuthServer(app, runtime.deps, oauthServerConfig(runtime.deps.config), {
+    discovery: discoveryDocuments(runtime),
+    agents: runtime.agentAuth,
     session: async (request) => request.session?.principal ?? null,
     csrfToken: (principal) => ('credentialId' in principal ? sessions.csrfTokenFor(principal.credentialId) : ''),
     loginUrl: (returnTo) => `/login?return_to=${encodeURIComponent(returnTo)}`,

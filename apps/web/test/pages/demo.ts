@@ -5,6 +5,7 @@
  * screenshots in `docs/screenshots/` read like a real team's documents.
  */
 import type { TestWeb } from '../helper.ts'
+import { signInOverHttp } from '../http-session.ts'
 import { restCall, userWithKey } from '../mcp-helper.ts'
 
 export const DEMO_OWNER_EMAIL = 'ana@example.com'
@@ -27,6 +28,9 @@ export interface Demo {
   readonly oauthClientId: string
   /** The owner's team workspace (with a member and a pending invitation). */
   readonly teamWorkspaceId: string
+  /** Agents: the code of one waiting for the owner to confirm, and of one naming someone else (the owner has claimed a third). */
+  readonly agentCode: string
+  readonly othersAgentCode: string
 }
 
 const releaseIntro = `# Release process
@@ -275,6 +279,9 @@ export async function seedDemo(site: TestWeb): Promise<Demo> {
   })
   if (registered.status !== 201) throw new Error(`OAuth client registration: ${registered.status}`)
 
+  // Agents: one the owner connected (and that has worked since), one waiting for them, one for Bo.
+  const agents = await demoAgents(site, { waiting: DEMO_OWNER_EMAIL, other: 'bo@example.com' })
+
   return {
     owner: { email: DEMO_OWNER_EMAIL, username: ownerUsername, token: owner.token },
     project: `/${ownerUsername}/handbook`,
@@ -285,5 +292,36 @@ export async function seedDemo(site: TestWeb): Promise<Demo> {
     editorLink: await link('editor'),
     oauthClientId: ((await registered.json()) as { client_id: string }).client_id,
     teamWorkspaceId,
+    ...agents,
   }
+}
+
+/** Registers an agent naming `email`, as an agent does; its claim token and code. */
+async function registerAgent(site: TestWeb, email: string, scopes: readonly string[]) {
+  const response = await fetch(`${site.url}/agent/identity`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'service_auth', login_hint: email, scopes }),
+  })
+  if (response.status !== 200) throw new Error(`agent registration: ${response.status}`)
+  const body = (await response.json()) as { claim_token: string; claim: { user_code: string } }
+  return { claimToken: body.claim_token, code: body.claim.user_code }
+}
+
+/** The owner connects an agent in their browser session (over HTTP), and the agent then uses its token once. */
+async function demoAgents(site: TestWeb, people: { waiting: string; other: string }) {
+  const connected = await registerAgent(site, people.waiting, ['artifacts:read', 'artifacts:create', 'artifacts:update'])
+  const session = await signInOverHttp(site, people.waiting)
+  const confirmed = await session.postForm('/agent/claim', { user_code: connected.code, _csrf: await session.csrf() })
+  if (confirmed.status !== 200) throw new Error(`confirming the demo agent: ${confirmed.status}`)
+  const token = await fetch(`${site.url}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'urn:service:params:oauth:grant-type:claim_token', claim_token: connected.claimToken }),
+  })
+  const accessToken = ((await token.json()) as { access_token: string }).access_token
+  await fetch(`${site.apiUrl}/api/profile/me`, { headers: { authorization: `Bearer ${accessToken}` } })
+  const waiting = await registerAgent(site, people.waiting, ['artifacts:read', 'artifacts:update'])
+  const other = await registerAgent(site, people.other, ['artifacts:read'])
+  return { agentCode: waiting.code, othersAgentCode: other.code }
 }

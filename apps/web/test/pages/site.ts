@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto'
 import { buildApp, createRuntime, edgeOptions, readEnv } from '@quire/server'
 import { buildWebApp } from '../../src/app.ts'
-import { freePort, type TestWeb } from '../helper.ts'
+import { agentLayerEnv, freePort, type TestWeb } from '../helper.ts'
 
 /**
  * The web app and the API on the embedded PGlite database in `dataDir`, in this process, as
- * `pnpm start` runs them (rate limits on, the development sign-in), for scripts outside the test
+ * `pnpm start` runs them (rate limits on, the development sign-in, agent registration on), for scripts outside the test
  * runner (the screenshot script); tests use `startTestWeb`, which takes the run's test database.
  */
 export async function startLocalSite(dataDir: string): Promise<TestWeb> {
   const [port, apiPort] = [await freePort(), await freePort()]
   const url = `http://127.0.0.1:${port}`
   const apiUrl = `http://127.0.0.1:${apiPort}`
-  const env = readEnv({ QUIRE_DATA_DIR: dataDir, WEB_URL: url, API_URL: apiUrl, LOG_LEVEL: 'silent' })
+  const env = readEnv({ QUIRE_DATA_DIR: dataDir, WEB_URL: url, API_URL: apiUrl, LOG_LEVEL: 'silent', ...agentLayerEnv() })
   const runtime = await createRuntime(env)
   const apps: { close(): Promise<unknown> }[] = []
   const close = async () => {

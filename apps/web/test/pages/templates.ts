@@ -87,6 +87,11 @@ const templates: readonly PageTemplate[] = [
   { name: 'project-public', as: 'anonymous', path: (d) => d.project, status: 200 },
   { name: 'account-profile', as: 'owner', path: () => '/settings', status: 200 },
   { name: 'account-keys', as: 'owner', path: () => '/settings/keys', status: 200 },
+  { name: 'account-agents', as: 'owner', path: () => '/settings/agents', status: 200 },
+  { name: 'agent-claim-enter', as: 'owner', path: () => '/agent/claim', status: 200 },
+  { name: 'agent-claim', as: 'owner', path: (d) => `/agent/claim?user_code=${d.agentCode}`, status: 200 },
+  // Counts against the owner's wrong-code budget (10 per 15 minutes): once per opening.
+  { name: 'agent-claim-wrong-account', as: 'owner', path: (d) => `/agent/claim?user_code=${d.othersAgentCode}`, status: 403 },
   { name: 'account-workspaces', as: 'owner', path: () => '/settings/workspaces', status: 200 },
   { name: 'account-workspace', as: 'owner', path: (d) => `/settings/workspaces/${d.teamWorkspaceId}`, status: 200 },
   { name: 'account-invitations', as: 'owner', path: () => '/settings/invitations', status: 200 },

@@ -44,6 +44,7 @@ const groupSummaries: Record<string, string> = {
   auth: 'Credentials: where the token comes from',
   profile: 'Your profile',
   keys: 'API keys',
+  agent: 'The agents you claimed (auth.md)',
   project: 'Projects',
   workspace: 'Team workspaces, members and invitations',
   artifact: 'Artifacts and their versions',

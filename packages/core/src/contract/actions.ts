@@ -31,6 +31,8 @@ export const actions = {
   'invitation.accept': { scope: null, mutates: true },
   /** Keys are the credentials automation acts with. */
   'api_key.manage': { scope: 'agents:manage', mutates: true },
+  /** Claimed agents act for the person, like keys: seeing and stopping them is managing credentials. */
+  'agent.manage': { scope: 'agents:manage', mutates: true },
 } as const satisfies Record<string, { scope: Scope | null; mutates: boolean }>
 
 export type Action = keyof typeof actions

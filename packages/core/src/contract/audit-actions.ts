@@ -19,6 +19,12 @@ export const accountActions = [
   'session.started',
   'session.ended',
   'credential.rejected',
+  'agent.registered',
+  'agent.claim_requested',
+  'agent.claimed',
+  'agent.token_issued',
+  'agent.revoked',
+  'token.revoked',
 ] as const
 
 /** Events about content and workspaces: the workspace's members read them. */

@@ -18,6 +18,7 @@ export {
 export { type OperationId, type Operations, operationIds, operations } from './operations/index.ts'
 export { ArtifactAccessSettings, MAX_VIEWER_EMAILS, UpdateAccessBody, ViewerEmails } from './schemas/access.ts'
 export { type Plan, PlanSchema, Profile, plans, UpdateProfileBody } from './schemas/account.ts'
+export { Agent, AgentId, AgentParams } from './schemas/agent.ts'
 export { ApiKey, ApiKeyId, ApiKeyParams, CreateApiKeyBody, CreatedApiKey } from './schemas/api-key.ts'
 export {
   Artifact,

@@ -9,4 +9,8 @@ export const secretPrefixes = {
   authorizationCode: 'qac_',
   session: 'qss_',
   shareLink: 'qsl_',
+  /** An agent's access token (auth.md layer). */
+  agentToken: 'qgt_',
+  /** An agent registration's claim token: exchanged once, after a person confirmed the claim. */
+  claimToken: 'qct_',
 } as const

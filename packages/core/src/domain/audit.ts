@@ -35,7 +35,14 @@ export function actorOf(principal: Principal): ActorRef {
     case 'oauth':
       return { kind: 'user', id: principal.user.id, label: principal.user.username }
     case 'agent':
-      return { kind: 'agent', id: principal.agentId, label: principal.user ? `agent of ${principal.user.username}` : 'unclaimed agent' }
+      return principal.user
+        ? {
+            kind: 'agent',
+            id: principal.agentId,
+            label: `agent of ${principal.user.username}`,
+            onBehalfOf: { id: principal.user.id, label: principal.user.username },
+          }
+        : { kind: 'agent', id: principal.agentId, label: 'unclaimed agent' }
     case 'share_link':
       return { kind: 'share_link', id: principal.credentialId, label: 'share link' }
     case 'anonymous':

@@ -12,6 +12,7 @@ export const unseen = {
   invitationForYou: 'No pending invitation with this id for your verified email.',
   shareLink: 'No such share link, or you may not see it.',
   apiKey: 'No such API key among yours.',
+  agent: 'No such agent among yours.',
   namespace: 'No such owner namespace, or you may not see it.',
   project: 'No such project, or you may not see it.',
 } as const

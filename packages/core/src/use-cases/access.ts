@@ -42,7 +42,7 @@ export function principalOf(deps: CoreDeps, caller: Caller, record: CredentialRe
   }
   if (!auth.ok) return fail('invalid_token', invalidCredential, { reason: auth.reason })
   // API keys are listed with when they were last used.
-  if (auth.principal.kind === 'api_key') deps.credentials.touch(auth.principal.credentialId, now)
+  if (auth.principal.kind === 'api_key' || auth.principal.kind === 'agent') deps.credentials.touch(auth.principal.credentialId, now)
   return ok(auth.principal)
 }
 

@@ -2,6 +2,7 @@ import type { Policy } from '../domain/policy.ts'
 import type { Limits } from '../domain/rules.ts'
 import type { AccountStore, ApiKeyStore, InvitationStore, WorkspaceStore } from '../ports/accounts.ts'
 import type { AdmissionCache } from '../ports/admissions.ts'
+import type { AgentStore } from '../ports/agents.ts'
 import type { Clock, IdGenerator, Sha256 } from '../ports/runtime.ts'
 import type { OAuthStore, SignInStore } from '../ports/sign-in.ts'
 import type {
@@ -41,6 +42,8 @@ export interface CoreDeps {
   readonly invitations: InvitationStore
   readonly signIn: SignInStore
   readonly oauth: OAuthStore
+  /** Agent registrations and their tokens (the auth.md layer). */
+  readonly agents: AgentStore
   readonly audit: AuditStore
   readonly idempotency: IdempotencyStore
   readonly admissions: AdmissionCache

@@ -14,6 +14,8 @@ export const hiddenOperations: Readonly<Partial<Record<OperationId, string>>> = 
   listApiKeys: `credentials are managed by people, not by an agent through a credential; ${notInSpec}`,
   createApiKey: `an agent minting credentials for itself defeats scoping; ${notInSpec}`,
   revokeApiKey: `credentials are managed by people, not by an agent through a credential; ${notInSpec}`,
+  listAgents: `people manage their agents, not an agent through a credential; ${notInSpec}`,
+  revokeAgent: `people manage their agents, not an agent through a credential; ${notInSpec}`,
   createWorkspace: `a team namespace with a plan is a person's decision (web, CLI); ${notInSpec}`,
   listWorkspaceMembers: `membership is managed by people (web, CLI); ${notInSpec}`,
   listWorkspaceProjects: `list_projects lists the projects of every workspace; ${notInSpec}`,

@@ -7,6 +7,7 @@ import * as rateLimits from './0003-rate-limits.ts'
 import * as accounts from './0004-accounts.ts'
 import * as signInAndOAuth from './0005-sign-in-and-oauth.ts'
 import * as idempotencyWindow from './0006-idempotency-window.ts'
+import * as agentAuth from './0007-agent-auth.ts'
 
 /** Every migration, in order. One set runs on PostgreSQL and on PGlite alike. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0004-accounts': accounts,
   '0005-sign-in-and-oauth': signInAndOAuth,
   '0006-idempotency-window': idempotencyWindow,
+  '0007-agent-auth': agentAuth,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -12,12 +12,19 @@ import { type Kysely, type Selectable, sql } from 'kysely'
 import type { AuditEventsTable, Database } from '../schema.ts'
 import { retained, windowStart } from './retention.ts'
 
+/** The actor as recorded; `onBehalfOf` only on events a claimed agent made (the key is absent otherwise). */
+function actorFrom(row: Selectable<AuditEventsTable>): ActorRef {
+  const actor: ActorRef = { kind: row.actor_kind as ActorRef['kind'], id: row.actor_id, label: row.actor_label }
+  if (row.actor_for_id === null || row.actor_for_id === undefined) return actor
+  return { ...actor, onBehalfOf: { id: row.actor_for_id, label: row.actor_for_label ?? '' } }
+}
+
 function eventFrom(row: Selectable<AuditEventsTable>): AuditEventDraft {
   return {
     id: row.id,
     at: row.at instanceof Date ? row.at : new Date(row.at),
     action: row.action as AuditAction,
-    actor: { kind: row.actor_kind as ActorRef['kind'], id: row.actor_id, label: row.actor_label },
+    actor: actorFrom(row),
     via: {
       surface: row.via_surface as Surface,
       credential: row.via_credential as CredentialKind | null,

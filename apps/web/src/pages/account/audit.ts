@@ -57,6 +57,8 @@ const version = (d: Data) => (text(d, 'versionNumber') ? `version ${text(d, 'ver
 const shareLink = (d: Data) => (text(d, 'prefix') ? `link ${text(d, 'prefix')}… (${text(d, 'role') ?? 'viewer'})` : null)
 const apiKey = (d: Data) => (text(d, 'name') ? `key “${text(d, 'name')}”` : text(d, 'apiKeyId'))
 const client = (d: Data) => text(d, 'clientName') ?? text(d, 'clientId')
+/** An agent by its id, with how it registered when the event says. */
+const agent = (d: Data) => (text(d, 'agentId') ? `agent ${text(d, 'agentId')}${text(d, 'type') ? ` (${text(d, 'type')})` : ''}` : null)
 
 /** What each kind of event was done to, from its data (every action Quire records has an entry). */
 const targets: Record<AuditAction, (data: Data) => string | null> = {
@@ -87,6 +89,12 @@ const targets: Record<AuditAction, (data: Data) => string | null> = {
   'oauth.grant_revoked': (d) => [client(d), text(d, 'reason')].filter(Boolean).join(', ') || null,
   'session.started': () => null,
   'session.ended': () => null,
+  'agent.registered': agent,
+  'agent.claim_requested': agent,
+  'agent.claimed': agent,
+  'agent.token_issued': agent,
+  'agent.revoked': agent,
+  'token.revoked': agent,
   'credential.rejected': (d) =>
     text(d, 'credentialKind')
       ? `${credentialWords[text(d, 'credentialKind') ?? ''] ?? text(d, 'credentialKind')} (${text(d, 'reason') ?? 'refused'})`

@@ -2,11 +2,12 @@ import { html, type SafeHtml } from '../html.ts'
 import { layout, type Visitor } from '../layout.ts'
 
 /** The sections of the settings pages, in the order the navigation shows them. */
-export type SettingsSection = 'profile' | 'keys' | 'workspaces' | 'invitations' | 'audit'
+export type SettingsSection = 'profile' | 'keys' | 'agents' | 'workspaces' | 'invitations' | 'audit'
 
 const sections: readonly { readonly id: SettingsSection; readonly label: string; readonly href: string }[] = [
   { id: 'profile', label: 'Profile', href: '/settings' },
   { id: 'keys', label: 'API keys', href: '/settings/keys' },
+  { id: 'agents', label: 'Agents', href: '/settings/agents' },
   { id: 'workspaces', label: 'Workspaces', href: '/settings/workspaces' },
   { id: 'invitations', label: 'Invitations', href: '/settings/invitations' },
   { id: 'audit', label: 'Audit', href: '/settings/audit' },
@@ -20,6 +21,7 @@ const sections: readonly { readonly id: SettingsSection; readonly label: string;
 export const notices = {
   'username-changed': 'Your username is changed. Links under your old name no longer open.',
   'key-revoked': 'The API key is revoked: requests made with it are refused from now on.',
+  'agent-revoked': 'The agent is revoked: its tokens are refused from now on, and it cannot get new ones.',
   'workspace-created': 'The workspace is created, and you are its owner.',
   'invitation-created': 'The invitation is made. The person accepts it by signing in with that email within 14 days.',
   'invitation-revoked': 'The invitation is revoked: it can no longer be accepted.',

@@ -1,5 +1,5 @@
 /**
- * Styles of the account pages (profile, keys, workspaces, invitations, audit trails) and the
+ * Styles of the account pages (profile, keys, agents, workspaces, invitations, audit trails) and the
  * header's account link, appended to the one stylesheet. Every rule is scoped to `.account` (the
  * root of those pages), so the other areas' generic names (`.field`, `button.danger`, …) and
  * these never change each other's look. Only the stylesheet's variables: light and dark follow
@@ -56,6 +56,9 @@ header.site button.compact { min-height: 34px; padding: 0 12px; font-size: 14px;
 .account .key-scopes { margin: 6px 0 0; display: flex; flex-wrap: wrap; gap: 4px; }
 .account .badge.warn, .account .badge.status-revoked, .account .badge.status-expired { background: color-mix(in srgb, var(--danger) 16%, transparent); color: var(--text); }
 .account .badge.status-pending { background: color-mix(in srgb, var(--accent) 16%, transparent); color: var(--text); }
+.account .badge.status-active { background: color-mix(in srgb, var(--accent) 10%, transparent); color: var(--text); }
+.account .agents-empty p { margin: 0 0 8px; overflow-wrap: anywhere; }
+.account .agents-empty p:last-child { margin-bottom: 0; }
 .account button.danger { background: transparent; color: var(--danger); border-color: color-mix(in srgb, var(--danger) 55%, transparent); min-height: 36px; padding: 0 14px; font-size: 14px; }
 .account button.danger:hover { background: color-mix(in srgb, var(--danger) 10%, transparent); }
 .account .row-action button:not(.danger) { min-height: 36px; padding: 0 16px; font-size: 14px; }

@@ -1,7 +1,7 @@
 import type { CommandSpec } from '../types.ts'
 import { change, idFlag, list, show } from './rows.ts'
 
-/** The signed-in person: profile, invitations to them, API keys. */
+/** The signed-in person: profile, invitations to them, API keys, the agents they claimed. */
 export const accountCommands: readonly CommandSpec[] = [
   show(['profile', 'get'], 'Show your profile', 'getProfile'),
   change(['profile', 'set-username'], 'Change your username (renames your personal namespace)', 'updateProfile', [
@@ -26,4 +26,16 @@ export const accountCommands: readonly CommandSpec[] = [
     },
   ]),
   change(['keys', 'revoke'], 'Revoke an API key at once', 'revokeApiKey', [idFlag('api-key-id', 'apiKeyId', 'API key id (key_…)')]),
+
+  list(['agent', 'list'], 'List the agents you claimed, with when each was last used', 'listAgents', [
+    'id',
+    'type',
+    'scopes',
+    'claimedAt',
+    'lastUsedAt',
+    'revokedAt',
+  ]),
+  change(['agent', 'revoke'], 'Revoke an agent: every token of it stops at once', 'revokeAgent', [
+    idFlag('agent-id', 'agentId', 'Agent id (agt_…)'),
+  ]),
 ]

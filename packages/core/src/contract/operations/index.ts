@@ -1,4 +1,5 @@
 import type { OperationSpec } from '../operation.ts'
+import { agentOperations } from './agents.ts'
 import { apiKeyOperations } from './api-keys.ts'
 import { artifactOperations } from './artifacts.ts'
 import { auditOperations } from './audit.ts'
@@ -17,6 +18,7 @@ export const operations = {
   ...systemOperations,
   ...profileOperations,
   ...apiKeyOperations,
+  ...agentOperations,
   ...workspaceOperations,
   ...projectOperations,
   ...artifactOperations,

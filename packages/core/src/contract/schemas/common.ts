@@ -95,5 +95,14 @@ export const ActorRef = Type.Object({
     description: 'The actor identifier: a user (`usr_…`), agent (`agt_…`) or share link (`shl_…`) id; `operator` or `quire` otherwise.',
   }),
   label: Type.String({ description: 'A display name, e.g. the username, `agent of <username>` or `share link`.' }),
+  onBehalfOf: Type.Optional(
+    Type.Object(
+      {
+        id: Type.String({ description: 'The user id (`usr_…`).' }),
+        label: Type.String({ description: 'Their username.' }),
+      },
+      { description: 'On audit events by a claimed agent: the person who claimed it and for whom it acted.' },
+    ),
+  ),
 })
 export type ActorRef = Static<typeof ActorRef>

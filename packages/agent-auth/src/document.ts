@@ -1,0 +1,366 @@
+import { actions, authorizationServerMetadata, oauthServerConfig, type Scope, scopes } from '@quire/core'
+import { agentGrantTypes, agentLifetimes, agentPaths } from './constants.ts'
+import { type AgentContext, addSeconds, iso } from './context.ts'
+import { type AgentEndpoint, type AgentErrorInfo, agentErrors } from './errors.ts'
+import { authorizationServerAdditions, enabledTypes } from './metadata.ts'
+
+/** What each scope lets a token do, in words (the actions it gates come from the action table). */
+export const scopeSummaries: Record<Scope, string> = {
+  'artifacts:read': 'Read artifacts, their versions and diffs, projects, workspaces and audit trails the person can see.',
+  'artifacts:create': 'Create artifacts, projects and team workspaces.',
+  'artifacts:update': 'Append new versions, restore old ones, and change the username (the namespace in every URL).',
+  'artifacts:delete': 'Delete artifacts (soft delete).',
+  'artifacts:share': 'Create and revoke share links; invite people to workspaces.',
+  'artifacts:access:read': "Read an artifact's access settings and a workspace's member list.",
+  'artifacts:access:write': "Change an artifact's access settings (public view, public edit, viewer emails).",
+  'agents:manage': "List, create and revoke the person's API keys and agents.",
+}
+
+const endpointNames: Record<AgentEndpoint, string> = {
+  identity: `POST ${agentPaths.identity}`,
+  claim: `POST ${agentPaths.claim}`,
+  token: `POST ${agentPaths.token}`,
+  revoke: `POST ${agentPaths.revoke}`,
+}
+
+const fence = '```'
+const tick = (text: string) => `\`${text}\``
+
+/** A lifetime in words: `10 minutes`, `24 hours`, `30 days`. */
+function span(seconds: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  if (seconds > 86_400 && seconds % 86_400 === 0) return unit(seconds / 86_400, 'day')
+  if (seconds >= 3600 && seconds % 3600 === 0) return unit(seconds / 3600, 'hour')
+  if (seconds >= 60 && seconds % 60 === 0) return unit(seconds / 60, 'minute')
+  return unit(seconds, 'second')
+}
+
+/** A lifetime for the table: `10 minutes (600 s)`. */
+function duration(seconds: number): string {
+  return seconds < 60 ? span(seconds) : `${span(seconds)} (${seconds} s)`
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2)
+}
+
+/** Every (endpoint, code) pair the error table lists: the test checks the document against this. */
+export function documentedErrors(): { endpoint: AgentEndpoint; code: string; info: AgentErrorInfo }[] {
+  return (Object.keys(agentErrors) as AgentEndpoint[]).flatMap((endpoint) =>
+    Object.entries(agentErrors[endpoint] as Record<string, AgentErrorInfo>).map(([code, info]) => ({ endpoint, code, info })),
+  )
+}
+
+/**
+ * The `/auth.md` document: how an agent that has never seen Quire gets, uses and gives back a
+ * token, with this deployment's addresses, enabled types, scopes and lifetimes. Generated from
+ * the constants the code runs on, so it cannot drift from them.
+ */
+export function authDocument(ctx: AgentContext): string {
+  const web = ctx.urls.webUrl
+  const api = ctx.urls.apiUrl
+  const url = (path: string) => `${web}${path}`
+  const types = enabledTypes(ctx)
+  const anonymous = types.includes('anonymous')
+  const allowed = ctx.settings.allowedScopes
+  const preClaim = ctx.settings.preClaimScopes
+  const life = agentLifetimes
+
+  // Example values: fixed, consistent with the lifetimes.
+  const t0 = new Date('2026-01-15T09:00:00.000Z')
+  const id = 'agt_01jh0000000000000000000000'
+  const claimToken = 'qct_<43 characters>'
+  const assertionExample = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.<claims>.<signature>'
+  const code = 'BCDF-GHJK'
+  const claimBlock = {
+    user_code: code,
+    verification_uri: url(agentPaths.claimPage),
+    verification_uri_complete: `${url(agentPaths.claimPage)}?user_code=${code}`,
+    expires_in: life.userCodeSeconds,
+    interval: life.pollIntervalSeconds,
+  }
+  const serviceAuthResponse = {
+    registration_id: id,
+    registration_type: 'service_auth',
+    claim_token: claimToken,
+    claim_token_expires: iso(addSeconds(t0, life.claimWindowSeconds)),
+    post_claim_scopes: allowed,
+    claim: claimBlock,
+  }
+  const anonymousResponse = {
+    registration_id: id,
+    registration_type: 'anonymous',
+    identity_assertion: assertionExample,
+    assertion_expires: iso(addSeconds(t0, life.anonymousAssertionSeconds)),
+    pre_claim_scopes: preClaim,
+    claim_token: claimToken,
+    claim_token_expires: iso(addSeconds(t0, life.claimWindowSeconds)),
+    post_claim_scopes: allowed,
+  }
+  const claimResponse = {
+    registration_id: id,
+    status: 'initiated',
+    expires_at: iso(addSeconds(t0, life.userCodeSeconds)),
+    claim: claimBlock,
+  }
+  const claimGrantResponse = {
+    access_token: 'qgt_<43 characters>',
+    token_type: 'Bearer',
+    expires_in: life.postClaimTokenSeconds,
+    scope: allowed.join(' '),
+    identity_assertion: assertionExample,
+    assertion_expires: iso(addSeconds(t0, life.postClaimAssertionSeconds)),
+  }
+  const preClaimTokenResponse = {
+    access_token: 'qgt_<43 characters>',
+    token_type: 'Bearer',
+    expires_in: life.preClaimTokenSeconds,
+    scope: preClaim.join(' '),
+  }
+  const additions = authorizationServerAdditions(ctx)
+  const base = authorizationServerMetadata(oauthServerConfig(ctx.urls))
+  const asMetadata = {
+    ...base,
+    grant_types_supported: [...base.grant_types_supported, ...additions.grantTypes],
+    agent_auth: additions.agentAuth,
+  }
+
+  const errorRows = documentedErrors().map(
+    ({ endpoint, code: error, info }) =>
+      `| ${tick(error)} | ${info.status} | ${tick(endpointNames[endpoint])} | ${info.meaning} | ${info.action} |`,
+  )
+  const scopeRows = scopes.map((scope) => {
+    const gated = Object.entries(actions)
+      .filter(([, a]) => a.scope === scope)
+      .map(([name]) => tick(name))
+      .join(', ')
+    const here = allowed.includes(scope) ? 'yes' : 'no'
+    const pre = preClaim.includes(scope) ? 'yes' : 'no'
+    return `| ${tick(scope)} | ${scopeSummaries[scope]} | ${gated} | ${here} | ${anonymous ? pre : 'n/a'} |`
+  })
+  const lifetimeRows = [
+    ['Claim window (`claim_token`; an unclaimed agent and all its credentials die after it)', life.claimWindowSeconds],
+    ['User code (`user_code`)', life.userCodeSeconds],
+    ['First polling `interval` (each `slow_down` adds 5 s)', life.pollIntervalSeconds],
+    ['Anonymous identity assertion (never past the claim window)', life.anonymousAssertionSeconds],
+    ['Pre-claim access token (never past the claim window)', life.preClaimTokenSeconds],
+    ['Post-claim access token', life.postClaimTokenSeconds],
+    ['Post-claim identity assertion (returned by the claim grant)', life.postClaimAssertionSeconds],
+  ].map(([what, seconds]) => `| ${what} | ${duration(seconds as number)} |`)
+
+  const lines = [
+    '# Quire: getting a token as an agent (auth.md)',
+    '',
+    `You are an agent. This document tells you how to get a Quire access token for the person you work for, how to use it and how to give it back. Follow the steps in order and do not skip ahead: every step needs what the previous one returned. Every URL below is this deployment's real address (web origin ${tick(web)}, API ${tick(api)}).`,
+    '',
+    'Quire is a service where people and AI agents publish versioned documents ("artifacts": Markdown, text, HTML, JSON, YAML, CSV, Mermaid, SVG), share them with fine-grained access, and see every change in an audit trail. An owner namespace (a person or a workspace) holds projects, a project holds artifacts, and every update appends an immutable version. You reach it through a REST API, an MCP server and a command-line client, all with the same bearer token.',
+    '',
+    'The pipeline: **discover** → **choose how to register** → **register** → **get the claim confirmed by the person** → **exchange for a token** → **use it** → **revoke it** when done.',
+    '',
+    '## Step 1: Discover',
+    '',
+    'Read the two metadata documents (both public, JSON):',
+    '',
+    `- ${tick(`GET ${api}${agentPaths.protectedResourceMetadata}`)}: the API as a protected resource (RFC 9728). ${tick('authorization_servers')} names the server that issues its tokens (${tick(ctx.issuer)}); ${tick('scopes_supported')} lists every scope; ${tick('agent_auth')} points here. An API call without a valid token answers 401 with ${tick(`WWW-Authenticate: Bearer resource_metadata="${api}${agentPaths.protectedResourceMetadata}"`)}.`,
+    `- ${tick(`GET ${url(agentPaths.authorizationServerMetadata)}`)}: the authorization server (RFC 8414). The fields you need:`,
+    '',
+    `${fence}json`,
+    json(asMetadata),
+    fence,
+    '',
+    `- ${tick('issuer')}: who signs your identity assertion (its ${tick('iss')} and ${tick('aud')}).`,
+    `- ${tick('token_endpoint')}, ${tick('revocation_endpoint')}: where you exchange and revoke (Steps 5 and 7).`,
+    `- ${tick('grant_types_supported')}: the agent grants are ${tick(agentGrantTypes.claim)} and ${tick(agentGrantTypes.jwtBearer)}. If they are missing, the agent layer is off here: stop.`,
+    `- ${tick('agent_auth.identity_endpoint')}: where you register (Step 3); ${tick('agent_auth.claim_endpoint')}: where you ask for a claim code (Step 4); ${tick('agent_auth.identity_types_supported')}: the registration types this deployment accepts (now: ${types.map(tick).join(', ')}).`,
+    '',
+    '## Step 2: Choose how to register',
+    '',
+    `- **${tick('service_auth')}** (use it whenever you know the email address the person signs in to Quire with). You register in their name; you get no token until they confirm, in their signed-in browser, that you are theirs. Then you act for them, within the scopes they approved.`,
+    anonymous
+      ? `- **${tick('anonymous')}** (only when you do not know the person yet). You get an identity assertion at once, good for short pre-claim tokens with the scopes ${preClaim.map(tick).join(', ')}. A pre-claim token acts for nobody: it reads only what is public. Later you name the person and they claim you (Step 4); from then on you get post-claim tokens like a ${tick('service_auth')} agent.`
+      : `- **${tick('anonymous')}** is **not enabled** on this deployment: registering with it answers ${tick('anonymous_not_enabled')}. Use ${tick('service_auth')}.`,
+    '',
+    `Scopes: after the claim your tokens carry the scopes you asked for (${tick('scopes')} at registration) within those this deployment allows: ${allowed.map(tick).join(', ')}. Omit ${tick('scopes')} to get all of them; ask for fewer if you need fewer.${anonymous ? ` Before the claim, an anonymous agent's tokens carry exactly ${preClaim.map(tick).join(', ')}.` : ''}`,
+    '',
+    'Before you register, tell the person what you are about to do and get their consent: the registration is filed in their account trail, and they will have to confirm it.',
+    '',
+    '## Step 3: Register',
+    '',
+    `${tick(`POST ${url(agentPaths.identity)}`)} with a JSON body: ${tick('type')} (${agentTypesText(types)}), ${tick('login_hint')} (the person's email; ${tick('service_auth')} only), and optionally ${tick('scopes')} (a list of scope names).`,
+    '',
+    `${fence}sh`,
+    `curl -sS -X POST ${url(agentPaths.identity)} \\`,
+    "  -H 'Content-Type: application/json' \\",
+    `  -d '{"type":"service_auth","login_hint":"person@example.com","scopes":${JSON.stringify(allowed)}}'`,
+    fence,
+    '',
+    `Answer (200, ${tick('Cache-Control: no-store')}):`,
+    '',
+    `${fence}json`,
+    json(serviceAuthResponse),
+    fence,
+    '',
+    `No token and no assertion come back: go to Step 4 and show the person the code. ${tick('claim_token')} is returned exactly once: hold it in memory for the rest of the flow.`,
+    '',
+    ...(anonymous
+      ? [
+          'Anonymous:',
+          '',
+          `${fence}sh`,
+          `curl -sS -X POST ${url(agentPaths.identity)} -H 'Content-Type: application/json' -d '{"type":"anonymous"}'`,
+          fence,
+          '',
+          `${fence}json`,
+          json(anonymousResponse),
+          fence,
+          '',
+          `Exchange ${tick('identity_assertion')} for pre-claim tokens (Step 5, jwt-bearer). To be claimed, go to Step 4. The claim needs ${tick('claim_token')}: keep it.`,
+          '',
+        ]
+      : []),
+    '## Step 4: The claim',
+    '',
+    `The person confirms, in a browser where they are signed in to Quire with the email you named, that you are their agent. ${
+      anonymous
+        ? `A ${tick('service_auth')} registration already returned a code (its ${tick('claim')} block). An anonymous agent asks for one first, naming the person:`
+        : `Your registration already returned a code (its ${tick('claim')} block). If the code expired, ask for a new one:`
+    }`,
+    '',
+    `${fence}sh`,
+    `curl -sS -X POST ${url(agentPaths.claim)} \\`,
+    "  -H 'Content-Type: application/json' \\",
+    `  -d '{"claim_token":"${claimToken}","login_hint":"person@example.com"}'`,
+    fence,
+    '',
+    `${fence}json`,
+    json(claimResponse),
+    fence,
+    '',
+    `${tick('login_hint')} is required here too; for ${tick('service_auth')} it must be the email you registered with. Calling this endpoint again gives a new code and the previous code stops working (that is what to do when a code expired). You may send ${tick('"type": "login_hint"')}; no other type is accepted.`,
+    '',
+    `1. Show the person ${tick('verification_uri_complete')} (a link that carries the code) and the ${tick('user_code')}, e.g.: "Open ${claimBlock.verification_uri_complete} while signed in to Quire as person@example.com and confirm the code ${code}." They can also open ${tick('verification_uri')} and type the code (case does not matter, nor the hyphen).`,
+    `2. They sign in if needed, see what you asked for, and confirm. The page refuses anyone whose verified email is not the one you named (without showing it), and a code that expired (${span(life.userCodeSeconds)}).`,
+    `3. Meanwhile poll the token endpoint every ${tick('interval')} seconds (${life.pollIntervalSeconds} to start with), form-encoded:`,
+    '',
+    `${fence}sh`,
+    `curl -sS -X POST ${url(agentPaths.token)} \\`,
+    `  -d 'grant_type=${agentGrantTypes.claim}' \\`,
+    `  --data-urlencode 'claim_token=${claimToken}'`,
+    fence,
+    '',
+    'Until the person confirms, the answer is 400 with one of:',
+    '',
+    `- ${tick('authorization_pending')}: not confirmed yet. Wait ${tick('interval')} seconds and poll again.`,
+    `- ${tick('slow_down')}: you polled too soon. Add 5 seconds to your interval, for good, and keep polling.`,
+    `- ${tick('expired_token')}: the code expired unconfirmed (or, for an anonymous agent, no claim was requested yet). If ${tick('claim_token_expires')} is still ahead, call ${tick(url(agentPaths.claim))} again and show the person the new code; otherwise the claim window is over: register again.`,
+    '',
+    `When they confirm, the same request answers 200 with your token (Step 5). ${anonymous ? 'Confirming revokes every pre-claim token and the anonymous assertion at once. ' : ''}Polls are limited per address; ${span(life.userCodeSeconds)} of polling every ${life.pollIntervalSeconds} s stays well inside the limit.`,
+    '',
+    '## Step 5: Exchange for a token',
+    '',
+    `Every request to ${tick(url(agentPaths.token))} is form-encoded (${tick('application/x-www-form-urlencoded')}; JSON is accepted too). Every answer carries ${tick('Cache-Control: no-store')}.`,
+    '',
+    `**Claim grant** (${tick(agentGrantTypes.claim)}; the reference name ${tick(agentGrantTypes.claimAlias)} works too): the poll of Step 4. After the confirmation it answers once:`,
+    '',
+    `${fence}json`,
+    json(claimGrantResponse),
+    fence,
+    '',
+    `The claim token is good once: a second exchange answers ${tick('invalid_grant')}. ${tick('identity_assertion')} is your post-claim identity (${span(life.postClaimAssertionSeconds)}): when the access token (${span(life.postClaimTokenSeconds)}) expires, exchange the assertion for a fresh one with jwt-bearer. There is no refresh token.`,
+    '',
+    `**jwt-bearer** (${tick(agentGrantTypes.jwtBearer)}, RFC 7523): exchanges an identity assertion for an access token.`,
+    '',
+    `${fence}sh`,
+    `curl -sS -X POST ${url(agentPaths.token)} \\`,
+    `  -d 'grant_type=${agentGrantTypes.jwtBearer}' \\`,
+    `  --data-urlencode 'assertion=${assertionExample}'`,
+    fence,
+    '',
+    `${fence}json`,
+    json(
+      anonymous ? preClaimTokenResponse : { ...preClaimTokenResponse, expires_in: life.postClaimTokenSeconds, scope: allowed.join(' ') },
+    ),
+    fence,
+    '',
+    `- With the post-claim assertion: a post-claim token (${span(life.postClaimTokenSeconds)}) with your post-claim scopes, as long as the person has not revoked you. Use the latest assertion you were given: only it works.`,
+    anonymous
+      ? `- With the anonymous assertion, before the claim: a pre-claim token (${span(life.preClaimTokenSeconds)}, never past the claim window) with the pre-claim scopes, for as long as the assertion lasts (${span(life.anonymousAssertionSeconds)}; then get claimed, or register again). After the claim it answers ${tick('invalid_grant')}: use the claim grant.`
+      : `- Anonymous assertions are not issued on this deployment.`,
+    `- Optional ${tick('scope')} (space-separated): a subset of what the assertion allows, for a narrower token; anything else answers ${tick('invalid_scope')}.`,
+    '',
+    '## Step 6: Use the token',
+    '',
+    `Send it as ${tick('Authorization: Bearer <access_token>')} on every request to the REST API at ${tick(api)}. A useful first call: who you act for.`,
+    '',
+    `${fence}sh`,
+    `curl -sS ${api}/api/profile/me -H 'Authorization: Bearer qgt_…'`,
+    fence,
+    '',
+    `- A post-claim token acts for the person, within its scopes and never beyond what they may do themselves. Audit events record you as ${tick('agent of <username>')}.`,
+    ...(anonymous
+      ? [
+          `- A pre-claim token acts for nobody: ${tick('/api/profile/me')} answers 403, and it reads only public artifacts (e.g. ${tick(`GET ${api}/api/by-path/<owner>/<project>/<slug>`)}).`,
+        ]
+      : []),
+    `- MCP: the same token works as a bearer token at ${tick(url(agentPaths.mcp))} (Streamable HTTP, JSON-RPC over POST); ${tick('get_current_principal')} is the first call there.`,
+    `- Command line: ${tick(`AGENT_SERVICE_BASE_URL=${api} AGENT_SERVICE_TOKEN=<access_token> quire whoami`)} (the token in the environment, never on a command line others can see).`,
+    `- 401 (${tick('WWW-Authenticate: Bearer … error="invalid_token"')}): the token expired or was revoked. Exchange your assertion once more (Step 5); if that answers ${tick('invalid_grant')}, start again at Step 1. 403 ${tick('insufficient_scope')}: the token lacks the scope named in the header; do not retry.`,
+    '',
+    '## Step 7: Revoke',
+    '',
+    `When you are done with a token, revoke it (RFC 7009). The answer is 200 with an empty body whether or not the token existed or was already revoked; it is safe to repeat.`,
+    '',
+    `${fence}sh`,
+    `curl -sS -X POST ${url(agentPaths.revoke)} --data-urlencode 'token=qgt_…'`,
+    fence,
+    '',
+    `The person can revoke you as a whole in Quire (settings, API or CLI): then every token of yours stops working and every exchange answers ${tick('invalid_grant')}. Do not register again unless they ask you to.`,
+    '',
+    '## Errors',
+    '',
+    `Every error body is ${tick('{"error": "<code>", "error_description": "<what went wrong>"}')}. Read ${tick('error')}, not the description (its words may change).`,
+    '',
+    '| `error` | HTTP | Where | Meaning | What to do |',
+    '|---|---|---|---|---|',
+    ...errorRows,
+    '',
+    'The claim page (for the person, not for you) answers: not signed in → the sign-in page, then back; an unknown code → 404; an expired code → 410; already claimed → 200 "already claimed"; another account → 403 "wrong account"; too many wrong codes → 429.',
+    '',
+    '## Retry policy',
+    '',
+    '- Network errors and 5xx: retry with exponential backoff (1 s, 2 s, 4 s … at most 60 s between tries, at most 5 tries); registration is not idempotent, so after a lost answer to a registration, register again rather than guess.',
+    `- 429 ${tick('rate_limited')}: wait the seconds in ${tick('Retry-After')}, then retry once.`,
+    `- Other 4xx: never repeat the same request unchanged. The only repeated requests are the claim-grant polls (${tick('authorization_pending')}, ${tick('slow_down')}).`,
+    '- 401 from the API: exchange your assertion once; if that fails, start again at Step 1.',
+    '',
+    '## Lifetimes',
+    '',
+    '| What | Lifetime |',
+    '|---|---|',
+    ...lifetimeRows,
+    '',
+    '## Scopes',
+    '',
+    `"Allowed here": whether this deployment lets an agent hold the scope. ${anonymous ? '"Pre-claim": whether an anonymous agent\'s tokens carry it before the claim.' : 'Anonymous agents are not enabled here.'}`,
+    '',
+    '| Scope | Allows | Actions it gates | Allowed here | Pre-claim |',
+    '|---|---|---|---|---|',
+    ...scopeRows,
+    '',
+    'Reading your own profile needs no scope.',
+    '',
+    '## Security',
+    '',
+    `- ${tick('claim_token')}, identity assertions and access tokens are secrets. You receive each once: hold them in memory only, never write them to logs, files, prompts or messages; show the person the code and the link, never the tokens. Quire itself keeps only their SHA-256 hashes and cannot show them again.`,
+    `- Send secrets only to the URLs above (HTTPS in production). Put tokens in the ${tick('Authorization')} header or a form body, never in a URL.`,
+    '- Only the person you named can confirm the claim, signed in with that verified email. Never ask them for their password or a session cookie, and never confirm a claim yourself.',
+    `- A user code is short-lived (${span(life.userCodeSeconds)}) and single-use; a new claim request replaces it. Everything ends with the claim window (${span(life.claimWindowSeconds)}) unless the person confirms.`,
+    '- Ask for the fewest scopes you need, and revoke tokens you no longer use.',
+    '',
+  ]
+  return lines.join('\n')
+}
+
+function agentTypesText(types: readonly string[]): string {
+  return types.map(tick).join(' or ')
+}

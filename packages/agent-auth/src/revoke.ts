@@ -1,0 +1,35 @@
+import type { AuditEventDraft } from '@quire/core'
+import { type AgentContext, agentActor } from './context.ts'
+import { agentFail, agentOk } from './errors.ts'
+import type { AgentForm, AgentReply } from './types.ts'
+
+/**
+ * `/oauth2/revoke` for agent tokens (RFC 7009): revokes the token with this hash. Unknown, foreign
+ * and already revoked tokens change nothing and get the same answer (200, empty), so the endpoint
+ * tells nobody whether a token existed. `token_type_hint` is accepted and ignored.
+ */
+export async function revoke(ctx: AgentContext, form: AgentForm): Promise<AgentReply> {
+  const token = form.token
+  if (typeof token !== 'string' || token === '') return agentFail('revoke', 'invalid_request', 'token is required.')
+  const { deps } = ctx
+  const at = deps.clock.now()
+  await deps.agents.revokeToken({
+    secretHash: await deps.sha256(token),
+    at,
+    // Only a claimed agent's token is on someone's trail: an unclaimed agent acts for nobody.
+    audit: (registration, owner, tokenId): AuditEventDraft | null =>
+      owner === null
+        ? null
+        : {
+            id: deps.ids.next('evt'),
+            at,
+            action: 'token.revoked',
+            actor: agentActor(registration.id, owner),
+            via: { surface: 'api', credential: 'agent', credentialId: tokenId },
+            workspaceId: owner.personalWorkspaceId,
+            artifactId: null,
+            data: { agentId: registration.id, tokenId, reason: 'revoked_by_agent' },
+          },
+  })
+  return agentOk(null)
+}

@@ -10,7 +10,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { textArbitrary } from '../../api/test/schema-arbitrary.ts'
 import { sessionCookieName } from '../src/plugins/sessions.ts'
-import { startTestWeb, type TestWeb } from './helper.ts'
+import { agentLayerEnv, startTestWeb, type TestWeb } from './helper.ts'
 
 let web: TestWeb
 /** A signed-in browser's Cookie header. */
@@ -19,7 +19,7 @@ let signedIn: string
 let client: { id: string; redirectUri: string }
 
 beforeAll(async () => {
-  web = await startTestWeb()
+  web = await startTestWeb({ env: agentLayerEnv() })
   const session = await signInWithOidc(web.runtime.deps, {
     issuer: 'https://idp.example',
     subject: 'text-person',
@@ -252,6 +252,55 @@ describe('no string gives a 5xx or an invalid header at the endpoints anyone can
       client_id: param(client.id),
     })
     await postHostileForms('/oauth2/revoke', form)
+  })
+
+  it('POST /agent/identity and /agent/identity/claim with hostile JSON: an RFC 6749-shaped refusal or an answer, never a 5xx', async () => {
+    const body = fc.record(
+      {
+        type: fc.oneof(fc.constantFrom('service_auth', 'anonymous', 'login_hint'), textArbitrary({ maxLength: 50 })),
+        login_hint: fc.oneof(fc.constantFrom('agent.fuzz@example.com', 'A@B.C'), textArbitrary({ maxLength: 300 })),
+        scopes: fc.oneof(
+          fc.array(fc.oneof(fc.constant('artifacts:read'), textArbitrary({ maxLength: 40 })), { maxLength: 3 }),
+          textArbitrary(),
+        ),
+        claim_token: fc.oneof(fc.constant('qct_x'), textArbitrary({ maxLength: 100 })),
+      },
+      { requiredKeys: [] },
+    )
+    await fc.assert(
+      fc.asyncProperty(body, fc.constantFrom('/agent/identity', '/agent/identity/claim'), async (fields, url) => {
+        const payload = JSON.stringify(fields)
+        const res = await web.app.inject({
+          method: 'POST',
+          url,
+          remoteAddress: remoteAddress(),
+          headers: { 'content-type': 'application/json' },
+          payload,
+        })
+        expectNeverBroken(res, `${url} ${payload}`)
+        expect(res.headers['cache-control'], payload).toBe('no-store')
+        if (res.statusCode >= 400)
+          expect(res.json(), payload).toMatchObject({ error: expect.any(String), error_description: expect.any(String) })
+        if (illFormedText(fields).length > 0) expectOAuthRefusal(res, payload)
+      }),
+      runs,
+    )
+  })
+
+  it('GET /agent/claim with a hostile user_code, signed in or not', async () => {
+    await fc.assert(
+      fc.asyncProperty(sent({ user_code: param('BCDF-GHJK', 'bcdfghjk') }), fc.boolean(), async (s, withSession) => {
+        const url = `/agent/claim?${encoded(s)}`
+        const res = await web.app.inject({
+          url,
+          remoteAddress: remoteAddress(),
+          headers: { accept: 'text/html', ...(withSession ? { cookie: signedIn } : {}) },
+        })
+        expectNeverBroken(res, url)
+        if (carriesNul(s)) expect(res.statusCode, url).toBe(400)
+      }),
+      runs,
+    )
   })
 
   it('GET /oauth2/authorize with a hostile query, signed in or not', async () => {

@@ -324,7 +324,7 @@ export function authDocument(ctx: AgentContext): string {
     '|---|---|---|---|---|',
     ...errorRows,
     '',
-    'The claim page (for the person, not for you) answers: not signed in → the sign-in page, then back; an unknown code → 404; an expired code → 410; already claimed → 200 "already claimed"; another account → 403 "wrong account"; too many wrong codes → 429.',
+    'The claim page (for the person, not for you) answers: not signed in → the sign-in page, then back; an unknown code → 404; an expired code → 410; a code that was already confirmed → the unknown page; another account → 403 "wrong account"; too many wrong codes → 429.',
     '',
     '## Retry policy',
     '',

@@ -13,12 +13,13 @@ export interface AgentErrorInfo {
   readonly by: 'agent-auth' | 'edge'
 }
 
-const rateLimited: AgentErrorInfo = {
+/** A budget of the HTTP edge was spent; what it counts depends on the endpoint. */
+const rateLimited = (meaning: string): AgentErrorInfo => ({
   status: 429,
-  meaning: 'Too many requests from your address (for `service_auth` registrations, also for the email) in the last hour.',
+  meaning,
   action: 'Wait the number of seconds in the `Retry-After` header, then retry once.',
   by: 'edge',
-}
+})
 
 /**
  * Every error code the layer's endpoints answer, with its status. The package answers only through
@@ -51,7 +52,7 @@ export const agentErrors = {
       action: "Register with `service_auth` and the person's email instead.",
       by: 'agent-auth',
     },
-    rate_limited: rateLimited,
+    rate_limited: rateLimited('Too many registrations in the last hour: from your address (anonymous or named), or naming this email.'),
   },
   claim: {
     invalid_request: {
@@ -84,7 +85,7 @@ export const agentErrors = {
       action: 'Register again.',
       by: 'agent-auth',
     },
-    rate_limited: rateLimited,
+    rate_limited: rateLimited('Too many claim requests from your address in the last hour.'),
   },
   token: {
     invalid_request: {
@@ -131,7 +132,7 @@ export const agentErrors = {
       action: 'Use exactly the grant type URNs of Step 5; read the authorization server metadata for what is enabled.',
       by: 'edge',
     },
-    rate_limited: rateLimited,
+    rate_limited: rateLimited('Too many token requests from your address in the last minute.'),
   },
   revoke: {
     invalid_request: {

@@ -98,7 +98,12 @@ export function requireUser(principal: Principal): Result<{ id: string }> {
     case 'oauth':
       return ok(principal.user)
     case 'agent':
-      return principal.user ? ok(principal.user) : fail('forbidden', 'An unclaimed agent has no account.')
+      return principal.user
+        ? ok(principal.user)
+        : fail(
+            'forbidden',
+            'This agent is not claimed yet: it acts for no one and has no account. The person it works for claims it (see /auth.md, step 4).',
+          )
     case 'share_link':
       return fail('forbidden', 'A share link grants access to one artifact only.')
     case 'anonymous':

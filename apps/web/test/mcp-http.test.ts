@@ -31,7 +31,15 @@ const mcpHeaders = {
 async function post(body: unknown, options: { token?: string | null; headers?: Record<string, string>; base?: string } = {}) {
   const headers: Record<string, string> = { ...mcpHeaders, ...options.headers }
   if (options.token) headers.authorization = `Bearer ${options.token}`
-  return fetch(`${options.base ?? web.url}/mcp`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) })
+  const response = await fetch(`${options.base ?? web.url}/mcp`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+  // Read at once: an unread answer (a whole tool list) can keep its connection busy until the
+  // Response is garbage-collected, and a busy connection holds up the app's close in afterAll.
+  const read = await response.arrayBuffer()
+  return new Response(response.status === 204 ? null : read, { status: response.status, headers: response.headers })
 }
 
 const callerOf = (token: string): Caller => ({

@@ -4,7 +4,8 @@ import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { claimedAgent, engine, startTestApi, type TestApi } from './helper.ts'
+import { claimedAgent } from '../../../tooling/vitest/claimed-agent.ts'
+import { engine, startTestApi, type TestApi } from './helper.ts'
 import { arbitraryFor, mutated, textArbitrary } from './schema-arbitrary.ts'
 
 /**
@@ -68,7 +69,7 @@ beforeAll(async () => {
   const link = await call('POST', `/api/artifacts/${artifact.id}/share-links`, owner.token, { role: 'viewer' })
   const key = await call('POST', '/api/api-keys', owner.token, { name: 'revoked by the fuzzer', scopes: ['artifacts:read'] })
   const invitation = await call('POST', `/api/workspaces/${team.id}/invitations`, owner.token, { email: 'pending@example.com' })
-  const agentId = await claimedAgent(api.runtime, { userId: owner.userId, email: 'fuzz-owner@example.com' })
+  const agentId = (await claimedAgent(api.runtime.deps, { userId: owner.userId, email: 'fuzz-owner@example.com' })).id
   world = {
     owner: { token: owner.token, username: owner.username, personalWorkspaceId: personal.id },
     invitee: { token: invitee.token, email: 'fuzz-invitee@example.com' },

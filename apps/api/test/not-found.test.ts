@@ -1,7 +1,8 @@
 import { createIdGenerator, invalidCredential, type OperationId, operationIds, operations } from '@quire/core'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { claimedAgent, engine, startTestApi, type TestApi } from './helper.ts'
+import { claimedAgent } from '../../../tooling/vitest/claimed-agent.ts'
+import { engine, startTestApi, type TestApi } from './helper.ts'
 
 /**
  * No existence oracle: whatever hides a resource from a caller answers exactly as if it did not
@@ -58,7 +59,7 @@ beforeAll(async () => {
     invitationId: invitation.id,
     shareLinkId: link.id,
     apiKeyId: key.id,
-    agentId: await claimedAgent(api.runtime, { userId: alice.userId, email: 'alice.hidden@example.com' }),
+    agentId: (await claimedAgent(api.runtime.deps, { userId: alice.userId, email: 'alice.hidden@example.com' })).id,
   }
   bob = await api.user('bob.outsider@example.com')
   // A live share link of bob's own artifact: a credential that reaches one other artifact only.

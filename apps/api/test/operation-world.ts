@@ -6,7 +6,8 @@
  * but authorization, on fresh resources where the operation would change them.
  */
 import { type OperationId, operations, type Scope, scopeFor, scopes } from '@quire/core'
-import { claimedAgent, type TestApi } from './helper.ts'
+import { claimedAgent } from '../../../tooling/vitest/claimed-agent.ts'
+import type { TestApi } from './helper.ts'
 
 export const principalNames = [
   'anonymous',
@@ -230,7 +231,7 @@ export async function prepare(world: World, id: OperationId): Promise<PreparedRe
     case 'listAgents':
       return at('GET', '/api/agents')
     case 'revokeAgent':
-      return at('POST', `/api/agents/${await claimedAgent(api.runtime, owner)}/revoke`)
+      return at('POST', `/api/agents/${(await claimedAgent(api.runtime.deps, owner)).id}/revoke`)
     case 'listWorkspaces':
       return at('GET', '/api/workspaces')
     case 'createWorkspace':

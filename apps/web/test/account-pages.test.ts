@@ -9,10 +9,9 @@
  * The tests run in order: the audit trails list what the earlier ones did. The longer ones drive
  * several browsers through many pages, hence their own time limit.
  */
-import { randomBytes } from 'node:crypto'
-import { type AuditEventDraft, type Scope, secretPrefixes } from '@quire/core'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { claimedAgent } from '../../../tooling/vitest/claimed-agent.ts'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import { agentLayerEnv, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
@@ -375,65 +374,6 @@ describe(`API keys (${testEngine})`, () => {
   })
 })
 
-/** The letters of a user code (RFC 8628 §6.1). */
-const codeLetters = 'BCDFGHJKLMNPQRSTVWXZ'
-
-/**
- * An agent registered in `email`'s name, claimed by that person and holding a post-claim token,
- * made through the store as the registration, claim page and claim grant would make it.
- */
-async function claimedAgent(email: string, userId: string, scopes: readonly Scope[]): Promise<{ id: string; token: string }> {
-  const { deps } = web.runtime
-  const { agents, ids, sha256 } = deps
-  const at = deps.clock.now()
-  const later = (seconds: number) => new Date(at.getTime() + seconds * 1000)
-  const id = ids.next('agt')
-  const claimToken = `${secretPrefixes.claimToken}${randomBytes(32).toString('base64url')}`
-  const userCode = [...randomBytes(8)].map((b) => codeLetters[b % codeLetters.length]).join('')
-  const event = (action: AuditEventDraft['action'], owner: { id: string; username: string; personalWorkspaceId: string }) => ({
-    id: ids.next('evt'),
-    at,
-    action,
-    actor: { kind: 'user' as const, id: owner.id, label: owner.username },
-    via: { surface: 'web' as const, credential: null, credentialId: null },
-    workspaceId: owner.personalWorkspaceId,
-    artifactId: null,
-    data: { agentId: id, type: 'service_auth', scopes },
-  })
-  const created = await agents.createRegistration({
-    id,
-    type: 'service_auth',
-    loginHint: email,
-    preClaimScopes: [],
-    postClaimScopes: scopes,
-    claimTokenHash: await sha256(claimToken),
-    claimExpiresAt: later(86_400),
-    userCode: { hash: await sha256(userCode), expiresAt: later(600) },
-    assertionIdHash: null,
-    pollIntervalSeconds: 5,
-    at,
-    audit: null,
-  })
-  if (!created.ok) throw new Error(`registration: ${created.reason}`)
-  const confirmed = await agents.confirmClaim({
-    userCodeHash: await sha256(userCode),
-    userId,
-    at,
-    audit: (_, owner) => event('agent.claimed', owner),
-  })
-  if (!confirmed.ok) throw new Error('the claim was not confirmed')
-  const token = `${secretPrefixes.agentToken}${randomBytes(32).toString('base64url')}`
-  const redeemed = await agents.redeemClaim({
-    claimTokenHash: await sha256(claimToken),
-    token: { id: ids.next('tok'), secretHash: await sha256(token), displayPrefix: token.slice(0, 10), scopes, expiresAt: later(3600) },
-    assertionIdHash: await sha256(randomBytes(16).toString('base64url')),
-    at,
-    audit: (_, owner) => event('agent.token_issued', owner),
-  })
-  if (!redeemed.ok) throw new Error('the claim token was not redeemed')
-  return { id, token }
-}
-
 describe(`agents (${testEngine})`, () => {
   const agent = { id: '', token: '' }
 
@@ -452,7 +392,10 @@ describe(`agents (${testEngine})`, () => {
   })
 
   it('a claimed agent is listed with its type, scopes, dates and status; its token acts for the person', async () => {
-    Object.assign(agent, await claimedAgent(OWNER_EMAIL, owner.userId, ['artifacts:read', 'artifacts:create']))
+    Object.assign(
+      agent,
+      await claimedAgent(web.runtime.deps, { email: OWNER_EMAIL, userId: owner.userId }, ['artifacts:read', 'artifacts:create']),
+    )
     expect(await restCall(web, agent.token, 'GET', '/api/profile/me')).toMatchObject({ username: owner.username })
     const tab = await tabOf(OWNER_EMAIL)
     await open(tab, '/settings/agents')

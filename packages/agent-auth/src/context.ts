@@ -1,13 +1,4 @@
-import {
-  type ActorRef,
-  type AgentOwner,
-  type AgentRegistrationRecord,
-  type AgentTokenDraft,
-  type CoreDeps,
-  newSecret,
-  type Scope,
-  secretPrefixes,
-} from '@quire/core'
+import { type AgentRegistrationRecord, type AgentTokenDraft, type CoreDeps, newSecret, type Scope, secretPrefixes } from '@quire/core'
 import { agentLifetimes, agentPaths } from './constants.ts'
 import type { AgentAuthSettings, AgentAuthUrls } from './types.ts'
 import { displayUserCode } from './user-code.ts'
@@ -70,24 +61,8 @@ export async function newAgentToken(
   scopes: readonly Scope[],
   expiresAt: Date,
 ): Promise<{ readonly secret: string; readonly draft: AgentTokenDraft }> {
-  const { secret } = await newSecret(secretPrefixes.agentToken)
-  return {
-    secret,
-    draft: {
-      id: ctx.deps.ids.next('tok'),
-      secretHash: await ctx.deps.sha256(secret),
-      displayPrefix: secret.slice(0, secretPrefixes.agentToken.length + 6),
-      scopes,
-      expiresAt,
-    },
-  }
-}
-
-/** The agent as an actor: for its person once claimed (`agent of <username>`), else `unclaimed agent`. */
-export function agentActor(registrationId: string, owner: AgentOwner | null): ActorRef {
-  return owner
-    ? { kind: 'agent', id: registrationId, label: `agent of ${owner.username}`, onBehalfOf: { id: owner.id, label: owner.username } }
-    : { kind: 'agent', id: registrationId, label: 'unclaimed agent' }
+  const { secret, hash, display } = await newSecret(secretPrefixes.agentToken)
+  return { secret, draft: { id: ctx.deps.ids.next('tok'), secretHash: hash, displayPrefix: display, scopes, expiresAt } }
 }
 
 /** The scopes a registration's tokens carry now: as registered, within what the deployment still allows. */

@@ -1,8 +1,7 @@
-import type { AgentOwner, AgentType, AuditEventDraft, Scope } from '@quire/core'
-import { newSecret, secretPrefixes } from '@quire/core'
+import { type AgentOwner, type AgentType, type AuditEventDraft, agentActor, newSecret, type Scope, secretPrefixes } from '@quire/core'
 import { newAssertionId, signAssertion } from './assertion.ts'
 import { agentLifetimes, agentTypes } from './constants.ts'
-import { type AgentContext, addSeconds, agentActor, claimBlock, codeDraft, earliest, iso } from './context.ts'
+import { type AgentContext, addSeconds, claimBlock, codeDraft, earliest, iso } from './context.ts'
 import { agentFail, agentOk } from './errors.ts'
 import { isObject, normaliseEmail, quote, requestScopes, stringField } from './input.ts'
 import type { AgentReply } from './types.ts'
@@ -71,8 +70,7 @@ export async function register(ctx: AgentContext, body: unknown): Promise<AgentR
   const { deps } = ctx
   const now = deps.clock.now()
   const id = deps.ids.next('agt')
-  const claimToken = (await newSecret(secretPrefixes.claimToken)).secret
-  const claimTokenHash = await deps.sha256(claimToken)
+  const { secret: claimToken, hash: claimTokenHash } = await newSecret(secretPrefixes.claimToken)
   const claimExpiresAt = addSeconds(now, agentLifetimes.claimWindowSeconds)
   const postClaimScopes = requested.scopes
   const common = {

@@ -1,5 +1,5 @@
-import type { AuditEventDraft } from '@quire/core'
-import { type AgentContext, agentActor } from './context.ts'
+import { type AuditEventDraft, agentActor } from '@quire/core'
+import type { AgentContext } from './context.ts'
 import { agentFail, agentOk } from './errors.ts'
 import type { AgentForm, AgentReply } from './types.ts'
 

@@ -56,6 +56,7 @@ export {
   type AuditEventDraft,
   type AuditVia,
   actorOf,
+  agentActor,
   operatorActor,
   systemActor,
   viaOf,

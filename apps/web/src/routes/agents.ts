@@ -1,5 +1,5 @@
 import type { AgentReply } from '@quire/agent-auth'
-import { discoveryDocuments, type Runtime } from '@quire/server'
+import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type ClaimPage, claimPage, claimPageStatus } from '../pages/agent-claim.ts'
 import { addressOf, budget } from '../plugins/rate-limit.ts'
@@ -51,7 +51,7 @@ function userCodeOf(input: unknown): string | null {
 export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Runtime }): void {
   const agents = options.runtime.agentAuth
   if (agents === null) return
-  const authMd = discoveryDocuments(options.runtime).authMd ?? ''
+  const authMd = agents.document()
 
   // Registration budgets (docs/decisions.md "The agent registration layer"): an address may
   // register a few anonymous agents an hour, a few more naming a person, and a person is named at

@@ -27,6 +27,13 @@ export const operatorActor: ActorRef = { kind: 'operator', id: 'operator', label
 /** Quire itself, acting on its own rules (revoking a grant whose code or refresh token was replayed). */
 export const systemActor: ActorRef = { kind: 'system', id: 'quire', label: 'Quire' }
 
+/** An agent as an actor: for the person who claimed it (`agent of <username>`, `onBehalfOf` them), or `unclaimed agent`. */
+export function agentActor(agentId: string, person: { readonly id: string; readonly username: string } | null): ActorRef {
+  return person
+    ? { kind: 'agent', id: agentId, label: `agent of ${person.username}`, onBehalfOf: { id: person.id, label: person.username } }
+    : { kind: 'agent', id: agentId, label: 'unclaimed agent' }
+}
+
 /** The actor recorded for a principal. Anonymous callers never write, so they have none. */
 export function actorOf(principal: Principal): ActorRef {
   switch (principal.kind) {
@@ -35,14 +42,7 @@ export function actorOf(principal: Principal): ActorRef {
     case 'oauth':
       return { kind: 'user', id: principal.user.id, label: principal.user.username }
     case 'agent':
-      return principal.user
-        ? {
-            kind: 'agent',
-            id: principal.agentId,
-            label: `agent of ${principal.user.username}`,
-            onBehalfOf: { id: principal.user.id, label: principal.user.username },
-          }
-        : { kind: 'agent', id: principal.agentId, label: 'unclaimed agent' }
+      return agentActor(principal.agentId, principal.user)
     case 'share_link':
       return { kind: 'share_link', id: principal.credentialId, label: 'share link' }
     case 'anonymous':

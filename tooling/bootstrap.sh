@@ -4,6 +4,9 @@
 # workspace, and runs a root script with them on PATH.
 #
 #   tooling/bootstrap.sh start        install, build, start Quire on the embedded database
+#   tooling/bootstrap.sh install-cli [--prefix DIR]
+#                                     build the CLI and put `quire` on the PATH: a shim in DIR/bin
+#                                     (default ~/.local/bin) running it on this Node (tooling/scripts/install-cli.sh)
 #   tooling/bootstrap.sh test         install and run every test (first, what the tests need from the
 #                                     machine: tooling/scripts/test-prerequisites.sh)
 #   tooling/bootstrap.sh <script> …   any root package.json script (admin, bench, …)

@@ -8,7 +8,8 @@
 #     dbus-run-session, dbus-send, secret-tool (Debian's `gnome-keyring dbus dbus-x11 libsecret-tools`);
 #   - PostgreSQL answering at QUIRE_TEST_PG_URL, by default postgres://postgres@127.0.0.1:5432/postgres
 #     (a superuser without a password: the tests create and drop databases);
-#   - Redis answering at QUIRE_TEST_REDIS_URL, by default redis://127.0.0.1:6379.
+#   - Redis answering at QUIRE_TEST_REDIS_URL, by default redis://127.0.0.1:6379;
+#   - zsh and fish, which the CLI's completion tests drive (bash is there already).
 #
 # What is missing is installed with apt-get (one `apt-get install`; the package lists are refreshed
 # only when the install fails without them), and the local PostgreSQL and Redis are started when
@@ -58,6 +59,8 @@ for tool in gnome-keyring-daemon dbus-run-session dbus-send secret-tool; do
 done
 has pg_isready || add postgresql-client
 has redis-cli || add redis-tools
+has zsh || add zsh
+has fish || add fish
 
 start_pg=''
 if has pg_isready && pg_up; then pg_login
@@ -146,5 +149,8 @@ if [ -n "$redis_url" ] && ! redis_up; then say "Redis does not answer at QUIRE_T
 [ -x "$chromium" ] || { say "no Chromium at $chromium after installing chromium."; exit 1; }
 for tool in gnome-keyring-daemon dbus-run-session dbus-send secret-tool; do
   has "$tool" || { say "no $tool after installing gnome-keyring dbus dbus-x11 libsecret-tools."; exit 1; }
+done
+for shell in zsh fish; do
+  has "$shell" || { say "no $shell after installing $shell."; exit 1; }
 done
 exit 0

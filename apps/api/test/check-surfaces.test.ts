@@ -10,7 +10,7 @@
  * Adding a surface of entry points is one more row of `declaredSurfaces`: its entries (name,
  * operation, where its inputs go) and its `hidden` record.
  */
-import { hiddenOperations as cliHidden, commands } from '@quire/cli'
+import { commands, hiddenOf, operationCommands } from '@quire/cli'
 import { createClient } from '@quire/client'
 import { type OperationSpec, operations } from '@quire/core'
 import { hiddenOperations as mcpHidden, tools } from '@quire/mcp'
@@ -55,7 +55,7 @@ const cliSurface: DeclaredSurface = {
           },
         ],
   ),
-  hidden: cliHidden,
+  hidden: hiddenOf(operationCommands),
 }
 
 /** The MCP tools: each runs its operation (`resolve_path` one of two), its fields mapped onto the operation's input. */

@@ -19,6 +19,10 @@ export interface CliEnvironment {
   readonly browser: string | undefined
   /** A graphical session (`DISPLAY` or `WAYLAND_DISPLAY` set): on Linux, no browser is opened without one. */
   readonly hasDisplay: boolean
+  /** `VISUAL`, else `EDITOR`: the command `quire artifact edit` opens the text with (a shell command line). */
+  readonly editor: string | undefined
+  /** `SHELL`: which completion script `quire completion` prints when none is named. */
+  readonly shell: string | undefined
 }
 
 /** Environment variables the CLI reads, for `quire schema` and `--help`. */
@@ -36,6 +40,9 @@ export const environmentVariables = [
     flag: null,
     description: 'command quire login opens the sign-in page with; none: only print the URL (Linux needs DISPLAY or WAYLAND_DISPLAY)',
   },
+  { name: 'VISUAL', flag: null, description: 'editor quire artifact edit opens (else EDITOR, else vi)' },
+  { name: 'EDITOR', flag: null, description: 'editor quire artifact edit opens when VISUAL is unset' },
+  { name: 'SHELL', flag: null, description: 'the shell quire completion writes a script for, when none is named' },
 ] as const
 
 const truthy = (value: string | undefined) => value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false'
@@ -54,5 +61,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env, home = non
     configDir: `${nonEmpty(env.XDG_CONFIG_HOME) ?? `${home}/.config`}/quire`,
     browser: env.BROWSER === undefined ? undefined : env.BROWSER.trim(),
     hasDisplay: nonEmpty(env.DISPLAY) !== undefined || nonEmpty(env.WAYLAND_DISPLAY) !== undefined,
+    editor: nonEmpty(env.VISUAL) ?? nonEmpty(env.EDITOR),
+    shell: nonEmpty(env.SHELL),
   }
 }

@@ -1,7 +1,7 @@
 /**
- * `quire schema` against its checked-in JSON Schema, and against the parser: every command,
- * flag and exit code in the catalog is what `--help` shows, and the other way round. In-process:
- * `main()` with captured streams.
+ * `quire schema` against its checked-in JSON Schema, against the operation table it is derived
+ * from, and against `--help`: every command, flag, positional and exit code in the catalog is
+ * what `--help` shows, and the other way round. In-process: `main()` with captured streams.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -9,17 +9,23 @@ import { operations } from '@quire/core/contract'
 import { Value } from 'typebox/value'
 import { describe, expect, it } from 'vitest'
 import { commands } from '../src/registry/commands.ts'
+import type { CliOverrides } from '../src/registry/derive.ts'
+import { deriveCommand } from '../src/registry/derive.ts'
 import { globalFlags } from '../src/registry/globals.ts'
-import type { HiddenOperations } from '../src/registry/hidden.ts'
+import { operationCommands } from '../src/registry/operations.ts'
 import type { CommandSpec } from '../src/registry/types.ts'
 import type { Io } from '../src/run/context.ts'
 import { exitCodes } from '../src/run/exit-codes.ts'
 import { main } from '../src/run/main.ts'
 
-// An operation id that is not in the table does not compile, in a command or in the hidden list
-// (checked by `tsc` over this file; check-surfaces in apps/api checks the rest at run time):
+// The override map is exhaustive and closed (checked by `tsc` over this file; check-surfaces in
+// apps/api checks the rest at run time): a row for an operation that does not exist, or a map
+// without one of the table's operations, does not compile.
 // @ts-expect-error notAnOperation is not an operation id
-const _unknownHidden: HiddenOperations = { notAnOperation: 'no such row' }
+const _unknownRow: CliOverrides = { ...operationCommands, notAnOperation: { command: ['nothing'] } }
+const { health: _left, ...withoutHealth } = operationCommands
+// @ts-expect-error every operation needs a row (a command, or `{ hidden: reason }`)
+const _missingRow: CliOverrides = withoutHealth
 const _unknownCommand: CommandSpec = {
   path: ['nothing'],
   summary: 'Calls nothing',
@@ -51,21 +57,28 @@ async function run(argv: readonly string[]): Promise<{ code: number; stdout: str
 
 interface Catalog {
   globalFlags: { flag: string; env: string | null }[]
-  exitCodes: { code: number; name: string }[]
-  commands: { name: string; options: { flag: string; required: boolean }[]; mutates: boolean }[]
+  exitCodes: { code: number; name: string; meaning: string }[]
+  commands: {
+    name: string
+    options: { flag: string; required: boolean; type: string; choices: string[] | null; description: string }[]
+    positionals: { name: string; flag: string }[]
+    examples: string[]
+    mutates: boolean
+    calls: { operationId: string } | null
+  }[]
 }
 
 const schemaFile = JSON.parse(readFileSync(resolve(import.meta.dirname, '../catalog.schema.json'), 'utf8'))
 
-/** The `--flags` a help text lists in its option table (not the ones in prose). */
-function flagsIn(help: string): Set<string> {
-  return new Set([...help.matchAll(/^\s+(?:-\w, )?(--[a-z][a-z0-9-]*)/gm)].map((m) => m[1] ?? ''))
+/** The lines of one section of a help text (`Flags:`, `Global flags:`, `Commands:`…). */
+function section(help: string, title: string): string[] {
+  const body = help.split(`\n${title}\n`)[1]?.split('\n\n')[0] ?? ''
+  return body.split('\n').filter((line) => line.startsWith('  '))
 }
 
-/** The subcommands a help text lists under "Commands:". */
-function subcommandsIn(help: string, prefix: string): string[] {
-  const section = help.split('Commands:\n')[1]?.split('\n\n')[0] ?? ''
-  return [...section.matchAll(new RegExp(`^\\s+quire ${prefix}([a-z][a-z-]*)`, 'gm'))].map((m) => m[1] ?? '')
+/** The `--flags` a help section lists, in order. */
+function flagsIn(lines: readonly string[]): string[] {
+  return lines.flatMap((line) => /^\s+(--[a-z][a-z0-9-]*)/.exec(line)?.[1] ?? [])
 }
 
 describe('quire schema', () => {
@@ -96,39 +109,92 @@ describe('quire schema', () => {
       '--debug': 'AGENT_SERVICE_DEBUG',
       '--dry-run': null,
       '--version': null,
+      '--fields': null,
+      '--jq': null,
+      '--no-color': 'NO_COLOR',
     })
   })
 
-  it('agrees with --help: the same commands, and for each the same flags', async () => {
+  it('agrees with --help: the same commands; for each its own flags first, then the globals, its examples and every exit code', async () => {
     const catalog: Catalog = JSON.parse((await run(['schema'])).stdout)
     // Commands: walk the help tree from the top.
     const seen: string[] = []
     const walk = async (path: string[]) => {
       const help = (await run([...path, '--help'])).stdout
-      const prefix = path.length ? `${path.join(' ')} ` : ''
-      const children = subcommandsIn(help, prefix)
+      const children = section(help, path.length ? 'Subcommands:' : 'Commands:').map((line) => line.trim().split(/\s+/)[0] ?? '')
       if (children.length === 0) seen.push(path.join(' '))
       for (const child of children) await walk([...path, child])
     }
     await walk([])
-    expect(seen.filter((c) => c !== 'completion').sort()).toEqual(catalog.commands.map((c) => c.name).sort())
+    expect(seen.sort()).toEqual(catalog.commands.map((c) => c.name).sort())
 
-    const globals = new Set(globalFlags.map((f) => `--${f.name}`))
+    const globals = globalFlags.map((f) => `--${f.name}`)
     for (const command of catalog.commands) {
       const help = (await run([...command.name.split(' '), '--help'])).stdout
-      const shown = flagsIn(help)
-      const own = new Set(command.options.map((o) => o.flag))
-      for (const flag of own) expect(shown, `${command.name} --help lacks ${flag}`).toContain(flag)
-      for (const flag of shown) {
-        const known = own.has(flag) || globals.has(flag) || flag === '--help'
-        expect(known, `${command.name} --help shows ${flag}, which the catalog does not list`).toBe(true)
-      }
+      const own = section(help, 'Flags:')
+      // Its own flags, exactly and in the catalog's order, before the global ones.
+      expect(flagsIn(own), command.name).toEqual(command.options.map((o) => o.flag))
+      expect(help.indexOf('Global flags:'), command.name).toBeGreaterThan(own.length ? help.indexOf('Flags:') : -1)
+      expect(flagsIn(section(help, 'Global flags:')), command.name).toEqual(globals)
       for (const option of command.options.filter((o) => o.required)) {
-        // The option's entry runs from its flag to the next flag (yargs wraps long descriptions).
-        const entry = help.slice(help.indexOf(`${option.flag} `)).split(/\n\s+(?:-\w, )?--/)[0] ?? ''
-        expect(entry, `${command.name} --help: ${option.flag}`).toContain('[required]')
+        const line = own.find((l) => l.trimStart().startsWith(`${option.flag} `)) ?? ''
+        expect(line, `${command.name} --help: ${option.flag}`).toMatch(/\((required|or give [A-Z-]+)/)
+      }
+      const positionals = section(help, 'Arguments:').map((line) => line.trim().split(/\s+/)[0])
+      expect(positionals, command.name).toEqual(command.positionals.map((p) => p.name))
+      expect(
+        section(help, 'Examples:').map((line) => line.replace(/^\s+\$ /, '')),
+        command.name,
+      ).toEqual(command.examples)
+      // Every exit code, with its meaning.
+      const exits = section(help, 'Exit codes:')
+      for (const exit of catalog.exitCodes)
+        expect(
+          exits.some((line) => line.trim().startsWith(`${exit.code} `) && line.includes(exit.meaning)),
+          `${command.name}: exit ${exit.code}`,
+        ).toBe(true)
+    }
+  })
+
+  it("derives each command's flags from its operation's schemas: names, types, descriptions, choices, required", async () => {
+    const catalog: Catalog = JSON.parse((await run(['schema'])).stdout)
+    const byName = new Map(catalog.commands.map((c) => [c.name, c]))
+    const flag = (command: string, name: string) => byName.get(command)?.options.find((o) => o.flag === name)
+    // Path parameters, query fields and body fields, each a flag (the spec's names where they differ).
+    expect(flag('artifact get', '--artifact-id')).toMatchObject({ type: 'string', required: true })
+    expect(flag('artifact diff', '--from')).toMatchObject({ type: 'number', required: true })
+    expect(flag('artifact restore', '--version')).toMatchObject({ type: 'number', required: true })
+    expect(flag('artifact update', '--content-file')).toMatchObject({ type: 'string', required: true })
+    expect(flag('artifact update', '--expected-latest-version')).toMatchObject({ type: 'number', required: false })
+    expect(flag('artifact update', '--json')).toMatchObject({ type: 'string' })
+    expect(flag('artifact access set', '--public-view')).toMatchObject({ type: 'boolean', required: false })
+    expect(flag('artifact access set', '--viewer-emails')).toMatchObject({ type: 'array' })
+    expect(flag('artifact create', '--access-public-view')).toMatchObject({ type: 'boolean', required: true })
+    expect(flag('share create', '--role')).toMatchObject({ choices: ['viewer', 'editor'] })
+    expect(flag('keys create', '--expires-at')?.description).toBe(
+      String((operations.createApiKey.body.properties.expiresAt as { description: string }).description).replace(/\.$/, ''),
+    )
+    expect(flag('audit list', '--action')?.choices).toContain('artifact.deleted')
+    // Every input of every derived command's operation has a flag (or --json carries it).
+    for (const [id, row] of Object.entries(operationCommands)) {
+      for (const override of Array.isArray(row) ? row : [row]) {
+        const derived = deriveCommand(id as keyof typeof operations, override)
+        const shown = byName.get(derived.path.join(' '))
+        expect(shown?.calls?.operationId, derived.path.join(' ')).toBe(id)
+        expect(shown?.options.map((o) => o.flag).filter((f) => f !== '--yes')).toEqual(derived.options.map((o) => `--${o.name}`))
+        const op = operations[id as keyof typeof operations] as { params?: { properties: object }; query?: { properties: object } }
+        for (const key of [...Object.keys(op.params?.properties ?? {}), ...Object.keys(op.query?.properties ?? {})])
+          expect(
+            derived.options.some((o) => o.to?.endsWith(`.${key}`)),
+            `${id}: ${key}`,
+          ).toBe(true)
       }
     }
+  })
+
+  it('accepts an artifact as OWNER/PROJECT/SLUG or URL wherever it takes --artifact-id', () => {
+    for (const command of commands.filter((c) => c.options.some((o) => o.name === 'artifact-id')))
+      expect(command.positionals?.[0], command.path.join(' ')).toMatchObject({ kind: 'artifact', flag: 'artifact-id' })
   })
 
   it('marks exactly the commands that change something as mutating (they take --dry-run)', () => {
@@ -142,10 +208,14 @@ describe('quire schema', () => {
     expect(mutating).toEqual(expect.arrayContaining(['push', 'artifact delete', 'login', 'logout']))
   })
 
-  it('after artifact content, --version is the artifact version: a whole number (bin.js answers the client version elsewhere)', async () => {
+  it('after artifact content, --version is the artifact version: a whole number; elsewhere after a command it is unknown', async () => {
     const done = await run(['artifact', 'content', '--artifact-id', 'a', '--version', 'x'])
     expect(done.code).toBe(2)
-    expect(done.stderr).toContain('--version')
+    expect(done.stderr).toContain('--version takes a whole number, not "x"')
+    const elsewhere = await run(['whoami', '--version'])
+    expect(elsewhere.code).toBe(2)
+    expect(elsewhere.stderr).toContain('Unknown flag --version for "quire whoami"')
+    expect(await run(['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) })
   })
 })
 

@@ -56,7 +56,8 @@ describe('quire, every command against a running server', () => {
     projectOwner = me.username
     expect(await json(['profile', 'get'])).toMatchObject({ email: 'ada@example.com' })
     const text = await asAda(['whoami'])
-    expect(text.stdout).toContain('email: ada@example.com')
+    expect(text.stdout).toMatch(/^Email:\s+ada@example\.com$/m)
+    expect(text.stdout).not.toMatch(/:\s*$/m) // no empty fields
     expect(text.stdout).not.toMatch(ansi)
   })
 
@@ -72,7 +73,7 @@ describe('quire, every command against a running server', () => {
     expect(page.items.map((p) => p.slug)).toContain('notes')
     expect(await json(['project', 'slug-availability', '--owner', projectOwner, '--slug', 'notes'])).toMatchObject({ available: false })
     const table = await asAda(['project', 'list'])
-    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+OWNERUSERNAME\s+SLUG\s+TITLE$/)
+    expect(table.stdout.split('\n')[0]).toMatch(/^OWNER\s+SLUG\s+TITLE\s+URL$/)
   })
 
   it('push creates from a Markdown file, leaves unchanged content alone, and appends a change', async () => {
@@ -339,8 +340,18 @@ describe('quire, failures and conventions', () => {
     expect(missing.ms).toBeLessThan(1_000 + 2_000) // the process start (type stripping) included
     const unknown = await quire.cli(['--format', 'json', 'artifct', 'list'])
     expect(unknown.code).toBe(2)
-    expect(errorOf(unknown)).toMatchObject({ code: 'usage', message: expect.stringContaining('Did you mean artifact?') })
+    expect(errorOf(unknown)).toMatchObject({
+      code: 'usage',
+      message: 'Unknown command "quire artifct".',
+      hint: 'Did you mean "quire artifact"?',
+    })
     expect((await quire.cli(['artifact', 'get', '--artifact-id', 'a', '--colour'])).code).toBe(2)
+    // A misspelt flag is named as typed, with the closest one, before any other complaint.
+    const typo = await quire.cli(['artifact', 'get', '--artifact-idd', 'art_x'])
+    expect(typo.code).toBe(2)
+    expect(typo.stderr).toBe('error: Unknown flag --artifact-idd for "quire artifact get".\nhint: Did you mean --artifact-id?\n')
+    const view = await quire.cli(['artifact', 'view', 'ada/notes/plan'])
+    expect(view.stderr).toBe('error: Unknown command "quire artifact view".\nhint: Did you mean "quire artifact get"?\n')
   })
 
   it('a token that is not one token is refused before it reaches a header, and never echoed', async () => {
@@ -352,9 +363,10 @@ describe('quire, failures and conventions', () => {
     const both = await quire.cli(['artifact', 'create', '--token-stdin', '--json', '-'], { stdin: ada })
     expect(both.code).toBe(2)
     expect(both.stderr).toContain('both want standard input')
+    // A group without its subcommand shows its help, as gh does.
     const group = await quire.cli(['artifact'])
-    expect(group.code).toBe(2)
-    expect(group.stderr).toContain('quire artifact --help')
+    expect(group.code).toBe(0)
+    expect(group.stdout).toContain('Subcommands:')
   })
 
   it('cannot reach the server: exit 7 with the base URL to check', async () => {
@@ -364,7 +376,7 @@ describe('quire, failures and conventions', () => {
   })
 
   it('--debug shows requests and stack traces with the token redacted', async () => {
-    const done = await quire.cli(['--debug', 'artifact', 'get', '--artifact-id', 'art_missing', '--token', ada])
+    const done = await quire.cli(['--debug', 'artifact', 'get', '--artifact-id', 'art_00000000000000000000000000', '--token', ada])
     expect(done.code).toBe(3)
     expect(done.stderr).toContain('Bearer [redacted]')
     expect(done.stderr).not.toContain(ada)
@@ -381,7 +393,7 @@ describe('quire, failures and conventions', () => {
   })
 
   it('prints a completion script that bash accepts', async () => {
-    const done = await quire.cli(['completion'])
+    const done = await quire.cli(['completion', 'bash'])
     expect(done.code).toBe(0)
     const { spawnSync } = await import('node:child_process')
     const check = spawnSync('bash', ['-n'], { input: done.stdout })

@@ -98,7 +98,7 @@ describe('the OS credential store (Secret Service)', () => {
           store: { backend: 'secret-service', reachable: true, stored: true },
         })
       } else {
-        expect(status.stdout).toContain('source: keyring')
+        expect(status.stdout).toMatch(/^Source:\s+keyring$/m)
       }
     }
     // --debug shows the requests, with the credential redacted.

@@ -62,9 +62,11 @@ describe('the packed CLI, installed with npm', { timeout: 300_000 }, () => {
       join(scratch, tarball ?? ''),
     ])
     expect(installed.code, installed.stderr).toBe(0)
-    // Only published dependencies: the workspace packages are bundled in (the MCP SDK is a dependency of `quire mcp`).
+    // Only published dependencies: the workspace packages and yargs are bundled in (the MCP SDK is a dependency of `quire mcp`, jq-wasm of --jq).
     const manifest = JSON.parse(readFileSync(join(prefix, 'lib/node_modules/@quire/cli/package.json'), 'utf8'))
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@modelcontextprotocol/sdk', '@napi-rs/keyring', 'openid-client', 'yargs'])
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@modelcontextprotocol/sdk', '@napi-rs/keyring', 'jq-wasm', 'openid-client'])
+    // yargs is bundled (bench/cli: one file to compile instead of some forty modules to resolve).
+    expect(existsSync(join(prefix, 'lib/node_modules/@quire/cli/node_modules/yargs'))).toBe(false)
     expect(existsSync(join(prefix, 'lib/node_modules/@quire/cli/node_modules/@quire'))).toBe(false)
 
     const quireBin = join(prefix, 'bin/quire')

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { basename } from 'node:path'
 import { isQuireApiError, type QuireClient } from '@quire/client'
 import { dryRunResult } from '../run/call-operation.ts'
 import { CliError } from '../run/cli-error.ts'
 import type { Args, CommandContext, CommandResult, Handler } from '../run/context.ts'
+import { readText } from '../run/input.ts'
 import { slugOf, titleOf, typeOf } from './push-rules.ts'
 
 interface PushPlan {
@@ -17,16 +18,6 @@ interface PushPlan {
   readonly publicView: boolean
 }
 
-async function readSource(context: CommandContext, file: string): Promise<string> {
-  if (file === '-') return context.io.readStdin()
-  try {
-    return await readFile(file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    throw new CliError('usage', `Cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}.`)
-  }
-}
-
 async function planOf(context: CommandContext, args: Args): Promise<PushPlan> {
   const file = String(args.file)
   if (file === '-' && !args.slug)
@@ -38,7 +29,7 @@ async function planOf(context: CommandContext, args: Args): Promise<PushPlan> {
     })
   const slug = (args.slug as string | undefined) ?? slugOf(file)
   if (!slug) throw new CliError('usage', `Cannot make a slug from the name ${file}.`, { hint: 'Pass --slug.' })
-  const content = await readSource(context, file)
+  const content = await readText('--file', file, context.io)
   return {
     owner: String(args.owner),
     projectSlug: String(args.projectSlug),
@@ -46,7 +37,7 @@ async function planOf(context: CommandContext, args: Args): Promise<PushPlan> {
     type,
     title: titleOf(file === '-' ? slug : file, type, content, args.title as string | undefined),
     content,
-    changelog: (args.changelog as string | undefined) ?? `Pushed ${file === '-' ? 'standard input' : file}`,
+    changelog: (args.changelog as string | undefined) ?? `Pushed ${file === '-' ? 'from standard input' : basename(file)}`,
     publicView: args.public === true,
   }
 }
@@ -68,13 +59,13 @@ async function unchanged(client: QuireClient, artifactId: string, latest: number
   return answer.notModified
 }
 
-function conflict(plan: PushPlan, artifactId: string, latest: unknown, expected: number): CliError {
+function conflict(plan: PushPlan, latest: unknown, expected: number): CliError {
   return new CliError(
     'conflict',
     `${plan.owner}/${plan.projectSlug}/${plan.slug} moved on to version ${String(latest)} while you pushed (you started from ${expected}); nothing was written.`,
     {
       code: 'version_conflict',
-      hint: `See what changed with quire artifact diff --artifact-id ${artifactId} --from ${expected} --to ${String(latest)}, merge it into your file, and push again.`,
+      hint: `See what changed with quire artifact diff ${plan.owner}/${plan.projectSlug}/${plan.slug} --from ${expected} --to ${String(latest)}, merge it into your file, and push again.`,
       details: { latestVersion: latest, expectedLatestVersion: expected },
     },
   )
@@ -106,37 +97,37 @@ export const push: Handler = async (context, args): Promise<CommandResult> => {
     if (context.globals.dryRun) return dryRunResult(context, 'createArtifact', { body })
     try {
       const artifact = await client.call('createArtifact', { body })
-      return { kind: 'value', value: { action: 'created', version: artifact.latestVersion, artifact } }
+      return { kind: 'value', value: { action: 'created', version: artifact.latestVersion, url: artifact.url, artifact } }
     } catch (error) {
       // Someone created it between our look and our write: push onto theirs instead.
       if (!isQuireApiError(error, 'slug_taken')) throw error
       const raced = await existing(client, plan)
       if (raced === null) throw error
-      return append(context, client, plan, raced.id, raced.latestVersion)
+      return append(context, client, plan, raced)
     }
   }
   if (await unchanged(client, found.id, found.latestVersion, plan.content)) {
     context.progress(`${where} is already at this content (version ${found.latestVersion}); nothing pushed.`)
-    return { kind: 'value', value: { action: 'unchanged', version: found.latestVersion, artifact: found } }
+    return { kind: 'value', value: { action: 'unchanged', version: found.latestVersion, url: found.url, artifact: found } }
   }
-  return append(context, client, plan, found.id, found.latestVersion)
+  return append(context, client, plan, found)
 }
 
 async function append(
   context: CommandContext,
   client: QuireClient,
   plan: PushPlan,
-  artifactId: string,
-  latest: number,
+  artifact: { readonly id: string; readonly latestVersion: number; readonly url: string },
 ): Promise<CommandResult> {
+  const { id: artifactId, latestVersion: latest, url } = artifact
   const input = { params: { artifactId }, body: { content: plan.content, changelog: plan.changelog, expectedLatestVersion: latest } }
   if (context.globals.dryRun) return dryRunResult(context, 'appendVersion', input)
   try {
     const version = await client.call('appendVersion', input)
-    return { kind: 'value', value: { action: 'appended', version: version.versionNumber, artifactId } }
+    return { kind: 'value', value: { action: 'appended', version: version.versionNumber, url, artifactId } }
   } catch (error) {
     if (isQuireApiError(error, 'version_conflict'))
-      throw conflict(plan, artifactId, (error.problem as { latestVersion?: unknown }).latestVersion, latest)
+      throw conflict(plan, (error.problem as { latestVersion?: unknown }).latestVersion, latest)
     throw error
   }
 }

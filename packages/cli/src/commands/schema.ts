@@ -30,6 +30,8 @@ export function catalog() {
         dryRun: c.mutates,
         output: c.output,
         calls: op ? { operationId: c.operation, method: op.method, path: op.path } : null,
+        positionals: (c.positionals ?? []).map((p) => ({ name: p.name.toUpperCase(), flag: `--${p.flag}`, description: p.description })),
+        examples: c.examples ?? [],
         options: [
           ...c.options.map((o) => ({
             flag: `--${o.name}`,

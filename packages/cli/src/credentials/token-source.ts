@@ -1,7 +1,6 @@
 import type { CliEnvironment } from '../config.ts'
 import { CliError } from '../run/cli-error.ts'
 import type { Globals, Io, ResolvedToken } from '../run/context.ts'
-import { readStoredToken } from './store.ts'
 
 /** One token: printable, no spaces (a stray newline would end up in a header, and in error messages). */
 function wellFormed(token: string, from: string): string {
@@ -23,6 +22,8 @@ export async function resolveToken(globals: Globals, env: CliEnvironment, io: Io
   }
   if (globals.token) return { token: wellFormed(globals.token, '--token'), source: 'flag' }
   if (env.token) return { token: wellFormed(env.token, 'AGENT_SERVICE_TOKEN'), source: 'env' }
+  // The store (and its node:crypto) loads only when no token was given: start-up stays short.
+  const { readStoredToken } = await import('./store.ts')
   const stored = await readStoredToken(env, globals.baseUrl, io, { debug: globals.debug, renew: !globals.dryRun })
   return stored ? { token: stored, source: 'keyring' } : { token: null, source: 'none' }
 }

@@ -1,30 +1,30 @@
-import { accountCommands } from './commands/account.ts'
-import { artifactCommands, pushCommand } from './commands/artifacts.ts'
-import { mcpCommand } from './commands/mcp.ts'
-import { pathCommands, projectCommands } from './commands/projects.ts'
-import { schemaCommand, sessionCommands } from './commands/session.ts'
-import { auditCommands, sharingCommands } from './commands/sharing.ts'
-import { workspaceCommands } from './commands/workspaces.ts'
+import { deriveCommands } from './derive.ts'
+import { operationCommands } from './operations.ts'
+import { authStatus, completion, edit, login, logout, mcp, open, push, schema } from './own-commands.ts'
 import type { CommandSpec } from './types.ts'
 
+const derived = deriveCommands(operationCommands)
+/** The derived commands of these top-level groups, in the order of the operation map. */
+const groups = (...names: string[]) => derived.filter((c) => names.includes(c.path[0] ?? ''))
+
 /**
- * The commands of `quire`, in the order of the specification's table: its rows, plus a few the
- * API offers that a user of the table would look for (workspace create and projects,
- * invitations, auth status), and `mcp` (the MCP tools over stdio). Each group lives in commands/
- * with the resource it drives; the parser, `--help`, `quire schema` and completion are all built
- * from this one list. Every operation is some command's `operation` or is in `hiddenOperations`
- * (registry/hidden.ts).
+ * The commands of `quire`, in the order of the specification's table: the commands derived from
+ * the operation table (registry/operations.ts), with the CLI's own (registry/own-commands.ts)
+ * where a reader of the table looks for them. The parser, `--help`, `quire schema` and the
+ * completion scripts are all built from this one list.
  */
 export const commands: readonly CommandSpec[] = [
-  ...sessionCommands,
-  ...accountCommands,
-  ...projectCommands,
-  ...workspaceCommands,
-  pushCommand,
-  ...artifactCommands,
-  ...pathCommands,
-  ...sharingCommands,
-  ...auditCommands,
-  mcpCommand,
-  schemaCommand,
+  ...groups('health', 'whoami'),
+  login,
+  logout,
+  authStatus,
+  ...groups('profile', 'keys', 'agent', 'project', 'workspace'),
+  push,
+  ...groups('artifact'),
+  edit,
+  open,
+  ...groups('path', 'share', 'audit'),
+  mcp,
+  schema,
+  completion,
 ]

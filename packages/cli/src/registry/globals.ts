@@ -31,4 +31,12 @@ export const globalFlags: readonly GlobalFlagSpec[] = [
   { name: 'debug', type: 'boolean', env: 'AGENT_SERVICE_DEBUG', description: 'Print stack traces and requests, credentials redacted (=1)' },
   { name: 'dry-run', type: 'boolean', description: 'Print the request a mutating command would send, and send nothing' },
   { name: 'version', type: 'boolean', description: 'Print the client version' },
+  // Beside the spec's flags, as gh and clig.dev have them:
+  {
+    name: 'fields',
+    type: 'string',
+    description: 'Only these fields of each result, comma-separated (dotted for nested: actor.label), e.g. url,latestVersion',
+  },
+  { name: 'jq', type: 'string', description: 'Filter the JSON result with a jq expression (implies --format json), e.g. .items[].url' },
+  { name: 'no-color', type: 'boolean', env: 'NO_COLOR', description: 'No colour, even on a terminal' },
 ]

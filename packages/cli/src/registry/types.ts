@@ -1,6 +1,6 @@
 import type { OperationId } from '@quire/core/contract'
 
-/** Where a flag's value goes in the operation's input. `body` (the whole body) is for `--json`. */
+/** Where a flag's value goes in the operation's input. `body` (the whole body) is for `--json`; `body.a.b` is a nested field. */
 export type InputTarget = `params.${string}` | `query.${string}` | `body.${string}` | 'body'
 
 export interface OptionSpec {
@@ -8,14 +8,43 @@ export interface OptionSpec {
   readonly name: string
   readonly type: 'string' | 'number' | 'boolean' | 'array'
   readonly description: string
+  /** Must be given (or, for a body field, be in `--json`). */
   readonly required?: boolean
   readonly choices?: readonly string[]
+  /** The schema's format (`date-time`, `email`): the value is checked before anything is sent. */
+  readonly format?: string
+  /** A value to show in help and in an error about this flag. */
+  readonly example?: string
+  /** The value names a file (`-`: standard input) whose text is sent: `--content-file`. */
+  readonly file?: boolean
   /** Where the value goes in the REST call; absent for flags a custom handler reads itself. */
   readonly to?: InputTarget
 }
 
+/** A word on the command line that is not a flag: `quire artifact get alice/notes/hello`. */
+export interface PositionalSpec {
+  readonly name: string
+  readonly description: string
+  /**
+   * `artifact`: an artifact's id, `OWNER/PROJECT/SLUG` or its web URL, resolved to the id the
+   * flag `--artifact-id` carries (either may be given). `id`: the value of the flag of this name.
+   */
+  readonly kind: 'artifact' | 'id'
+  /** The flag the positional stands for (`artifact-id`). */
+  readonly flag: string
+}
+
+/** A result object as a `says` line reads it. */
+export type Fields = Readonly<Record<string, unknown>>
+
 /** What a command prints on success (text mode; JSON mode always prints the value). */
 export type OutputShape = 'object' | 'list'
+
+/** A column of a list table: a field (dotted for nested) and its header. */
+export interface Column {
+  readonly field: string
+  readonly header: string
+}
 
 /**
  * One command of `quire`, as data. The yargs tree, `--help`, `quire schema` and shell completion
@@ -27,10 +56,11 @@ export interface CommandSpec {
   readonly summary: string
   /**
    * The REST operation the command calls (the spec: "each command calls one REST endpoint"), or
-   * null for a command of the CLI's own (login, logout, auth status, schema). Never left out: with
-   * `hiddenOperations` it accounts for every row of the operation table (see registry/hidden.ts).
+   * null for a command of the CLI's own (login, logout, auth status, schema, edit, open). With
+   * `hidden` (registry/operations.ts) every row of the operation table is accounted for.
    */
   readonly operation: OperationId | null
+  readonly positionals?: readonly PositionalSpec[]
   readonly options: readonly OptionSpec[]
   /** Changes something on the server (or in the credential store): `--dry-run` applies. */
   readonly mutates: boolean
@@ -38,13 +68,15 @@ export interface CommandSpec {
   readonly destructive?: boolean
   readonly output: OutputShape
   /** For text output of lists: the columns shown, in order. */
-  readonly columns?: readonly string[]
+  readonly columns?: readonly Column[]
   /** For text output of an object: print this field raw instead (content, a diff). */
   readonly textField?: string
+  /** For text output of a write: the one line that says what happened, from the result. */
+  readonly says?: (value: Fields, named?: string) => string
   /** A handler of its own (lazy-loaded module under commands/); otherwise the operation is called with the mapped flags. */
   readonly handler?: HandlerName
   readonly examples?: readonly string[]
 }
 
 /** Commands with their own handler module (see run/handlers.ts). */
-export type HandlerName = 'login' | 'logout' | 'authStatus' | 'push' | 'schema' | 'mcp'
+export type HandlerName = 'login' | 'logout' | 'authStatus' | 'push' | 'schema' | 'mcp' | 'edit' | 'open' | 'completion'

@@ -1,8 +1,7 @@
 import type { OperationId } from '@quire/core/contract'
-import type { CommandSpec } from '../registry/types.ts'
 import { CliError } from './cli-error.ts'
 import type { Args, CommandContext, CommandResult } from './context.ts'
-import { camel, operationInput } from './input.ts'
+import { describe, operationInput } from './input.ts'
 
 /** The request a mutating command would send (credential redacted), as `--dry-run` shows it. */
 export async function dryRunResult(context: CommandContext, operation: OperationId, input: object): Promise<CommandResult> {
@@ -22,7 +21,7 @@ export async function dryRunResult(context: CommandContext, operation: Operation
 export async function confirmDestructive(context: CommandContext, what: string): Promise<void> {
   if (!context.spec.destructive || context.globals.yes || context.globals.dryRun) return
   if (!context.interactive)
-    throw new CliError('usage', `Refusing to ${what} without confirmation.`, {
+    throw new CliError('usage', `Refusing to ${what.charAt(0).toLowerCase()}${what.slice(1)} without confirmation.`, {
       hint: 'Pass --yes to confirm (needed when standard input is not a terminal or with --no-input).',
     })
   if (!(await context.confirm(`${what}?`))) throw new CliError('cancelled', 'Cancelled; nothing was changed.')
@@ -32,7 +31,7 @@ export async function confirmDestructive(context: CommandContext, what: string):
 export async function callOperation(context: CommandContext, args: Args): Promise<CommandResult> {
   const { spec } = context
   const operation = spec.operation as OperationId
-  const input = await operationInput(spec, args, context.io)
+  const input = await operationInput(context, args)
   await confirmDestructive(context, describe(spec, args))
   if (spec.mutates && context.globals.dryRun) return dryRunResult(context, operation, input)
   const client = await context.client()
@@ -40,14 +39,10 @@ export async function callOperation(context: CommandContext, args: Args): Promis
     return { kind: 'stream', items: client.paginate(operation as never, input as never) }
   const value = await client.call(operation, input as never)
   if (spec.output === 'list') {
-    const page = value as { items: unknown[]; nextCursor: string | null }
-    return { kind: 'page', items: page.items, nextCursor: page.nextCursor }
+    // A page may say more than its items (the trail of a deleted artifact says so).
+    const { items, nextCursor, ...extra } = value as { items: unknown[]; nextCursor: string | null }
+    return { kind: 'page', items, nextCursor, ...(Object.keys(extra).length ? { extra } : {}) }
   }
-  return { kind: 'value', value }
-}
-
-/** "delete artifact art_123": what a confirmation asks about. */
-function describe(spec: CommandSpec, args: Args): string {
-  const ids = spec.options.filter((o) => o.name.endsWith('-id')).map((o) => args[camel(o.name)])
-  return `${spec.summary.charAt(0).toLowerCase()}${spec.summary.slice(1)}${ids.length ? ` (${ids.join(', ')})` : ''}`
+  const named = args.artifactId
+  return { kind: 'value', value, ...(typeof named === 'string' ? { named } : {}) }
 }

@@ -1,7 +1,7 @@
-import { createClient, type QuireClient, type TokenSource } from '@quire/client'
+import { createClient, type FetchLike, type QuireClient, REDACTED, type TokenSource } from '@quire/client'
 import { cliVersion } from '../version.ts'
 import type { Globals, Io } from './context.ts'
-import { redact } from './redact.ts'
+import { nodeHttpFetch } from './http-transport.ts'
 
 /** A call taking longer than this is reported as the service being unavailable (exit 7). */
 const CALL_TIMEOUT_MS = 60_000
@@ -18,18 +18,18 @@ export function cliClient(globals: Globals, io: Io, token: TokenSource, surface:
     clientName: `${surface}/${cliVersion}`,
     userAgent: `quire-cli/${cliVersion} node/${process.versions.node}`,
     timeoutMs: CALL_TIMEOUT_MS,
-    ...(globals.debug ? { fetch: debugFetch(io) } : {}),
+    fetch: globals.debug ? debugFetch(io) : nodeHttpFetch,
   })
 }
 
 /** With --debug: each request and its answer on standard error, the credential redacted. */
-function debugFetch(io: Io): typeof fetch {
+function debugFetch(io: Io): FetchLike {
   return async (input, init) => {
     const started = performance.now()
     const headers = new Headers(init?.headers)
-    if (headers.has('authorization')) headers.set('authorization', redact(headers.get('authorization') ?? ''))
+    if (headers.has('authorization')) headers.set('authorization', `Bearer ${REDACTED}`)
     io.stderr(`debug: ${init?.method ?? 'GET'} ${String(input)} ${JSON.stringify(Object.fromEntries(headers))}\n`)
-    const response = await fetch(input, init)
+    const response = await nodeHttpFetch(input, init)
     io.stderr(
       `debug: ← ${response.status} in ${Math.round(performance.now() - started)} ms (request id ${response.headers.get('x-request-id') ?? '-'})\n`,
     )

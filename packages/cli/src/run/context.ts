@@ -18,6 +18,12 @@ export interface Globals {
   readonly debug: boolean
   readonly dryRun: boolean
   readonly yes: boolean
+  /** false with --no-color, NO_COLOR or TERM=dumb; colour also needs a terminal. */
+  readonly color: boolean
+  /** --fields: only these fields of each result. */
+  readonly fields: readonly string[] | undefined
+  /** --jq: a jq filter over the JSON result. */
+  readonly jq: string | undefined
 }
 
 /** Where the bearer token of a call came from, strongest first. */
@@ -55,6 +61,8 @@ export interface CommandContext {
   progress(message: string): void
   /** Asks a yes/no question on the terminal; false when it cannot ask. */
   confirm(question: string): Promise<boolean>
+  /** The artifact id a flag or positional names: an id as is, OWNER/PROJECT/SLUG or a URL resolved by path. */
+  artifactId(reference: string): Promise<string>
 }
 
 /** The flags of one command, by their camelCase names (yargs gives both spellings). */
@@ -62,9 +70,15 @@ export type Args = Readonly<Record<string, unknown>>
 
 /** What a command produced; output.ts renders it in the chosen format. */
 export type CommandResult =
-  | { readonly kind: 'value'; readonly value: unknown }
+  /** `named`: the artifact as the person named it (ada/notes/plan), for the line a write prints. */
+  | { readonly kind: 'value'; readonly value: unknown; readonly named?: string }
   /** One page of a list. */
-  | { readonly kind: 'page'; readonly items: readonly unknown[]; readonly nextCursor: string | null }
+  | {
+      readonly kind: 'page'
+      readonly items: readonly unknown[]
+      readonly nextCursor: string | null
+      readonly extra?: Readonly<Record<string, unknown>>
+    }
   /** Every item across pages (--ndjson). */
   | { readonly kind: 'stream'; readonly items: AsyncIterable<unknown> }
   /** Raw text for standard output (content, diffs); JSON mode prints `value` instead. */

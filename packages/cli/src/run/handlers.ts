@@ -9,4 +9,7 @@ export const handlers: Record<HandlerName, () => Promise<Handler>> = {
   push: async () => (await import('../commands/push.ts')).push,
   schema: async () => (await import('../commands/schema.ts')).schema,
   mcp: async () => (await import('../commands/mcp.ts')).mcp,
+  edit: async () => (await import('../commands/edit.ts')).edit,
+  open: async () => (await import('../commands/open.ts')).open,
+  completion: async () => (await import('../commands/completion-command.ts')).completion,
 }

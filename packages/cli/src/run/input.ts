@@ -1,33 +1,46 @@
 import { readFile } from 'node:fs/promises'
 import type { CommandSpec, OptionSpec } from '../registry/types.ts'
 import { CliError } from './cli-error.ts'
-import type { Args, Io } from './context.ts'
+import type { Args, CommandContext, Io } from './context.ts'
 
 /** `artifact-id` → `artifactId`, as yargs names parsed flags. */
 export const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
 
-/** The value of `--json`: inline JSON, `@file`, or `-` for standard input. */
-async function jsonValue(option: OptionSpec, raw: string, io: Io): Promise<unknown> {
-  let text = raw
-  let from = `--${option.name}`
-  if (raw === '-') {
-    text = await io.readStdin()
-    from = 'standard input'
-  } else if (raw.startsWith('@')) {
-    from = raw.slice(1)
-    try {
-      text = await readFile(from, 'utf8')
-    } catch (error) {
-      throw new CliError('usage', `Cannot read ${from}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`)
-    }
-  }
+/** A file's text, `-` being standard input; a file that cannot be read is a usage error naming the flag. */
+export async function readText(flag: string, file: string, io: Io): Promise<string> {
+  if (file === '-') return io.readStdin()
   try {
-    return JSON.parse(text)
+    return await readFile(file, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw new CliError('usage', `${flag}: cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}.`)
+  }
+}
+
+/** The value of `--json`: inline JSON, `@FILE`, or `-` for standard input. */
+async function jsonValue(raw: string, io: Io): Promise<Record<string, unknown>> {
+  const from = raw === '-' ? 'standard input' : raw.startsWith('@') ? raw.slice(1) : '--json'
+  const text = raw === '-' || raw.startsWith('@') ? await readText('--json', raw === '-' ? '-' : raw.slice(1), io) : raw
+  let value: unknown
+  try {
+    value = JSON.parse(text)
   } catch (error) {
     throw new CliError('usage', `${from} is not valid JSON: ${(error as Error).message}`, {
-      hint: `--${option.name} takes JSON, @file or - (standard input).`,
+      hint: '--json takes JSON, @FILE or - (standard input); each field is also a flag of its own.',
     })
   }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new CliError('usage', `${from} must be a JSON object, not ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}.`)
+  return value as Record<string, unknown>
+}
+
+/** Numbers on the command line are whole numbers (versions, limits). */
+function wholeNumber(option: OptionSpec, raw: unknown): number {
+  const text = String(Array.isArray(raw) ? raw.at(-1) : raw).trim()
+  const number = /^-?\d+$/.test(text) ? Number(text) : Number.NaN
+  if (!Number.isSafeInteger(number))
+    throw new CliError('usage', `--${option.name} takes a whole number, not ${JSON.stringify(text)}.`, { hint: `e.g. --${option.name} 2` })
+  return number
 }
 
 /** `a,b c` → ['a', 'b', 'c'], from a flag given once or several times. */
@@ -36,19 +49,105 @@ function listValue(raw: unknown): string[] {
   return values.flatMap((v) => String(v).split(/[\s,]+/)).filter(Boolean)
 }
 
-/** The operation's input (params, query, body) from the command's flags, as the registry maps them. */
-export async function operationInput(spec: CommandSpec, args: Args, io: Io): Promise<Record<string, unknown>> {
-  const input: Record<string, Record<string, unknown> | unknown> = {}
+const dateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
+const email = /^[^\s@]+@[^\s@]+$/
+
+/** A value the flag's schema would refuse, refused here with the flag's name and an example. */
+function checkValue(option: OptionSpec, value: unknown): void {
+  const values = Array.isArray(value) ? value : [value]
+  const example = option.example ? ` e.g. --${option.name} ${option.example}` : ''
+  for (const one of values) {
+    const text = String(one)
+    if (option.choices && !option.choices.includes(text))
+      throw new CliError('usage', `--${option.name} must be one of ${option.choices.join(', ')}, not ${JSON.stringify(text)}.`, {
+        hint: `e.g. --${option.name} ${option.choices[0]}`,
+      })
+    if (option.format === 'date-time' && (!dateTime.test(text) || Number.isNaN(Date.parse(text))))
+      throw new CliError('usage', `--${option.name} takes an ISO 8601 time with a zone, not ${JSON.stringify(text)}.`, {
+        hint: example.trim() || undefined,
+      })
+    if (option.format === 'email' && !email.test(text))
+      throw new CliError('usage', `--${option.name} takes an email address, not ${JSON.stringify(text)}.`, {
+        hint: example.trim() || undefined,
+      })
+  }
+}
+
+function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  const [head, ...rest] = path
+  if (head === undefined) return
+  if (rest.length === 0) {
+    target[head] = value
+    return
+  }
+  const inner = target[head]
+  const next = inner !== null && typeof inner === 'object' && !Array.isArray(inner) ? { ...(inner as object) } : {}
+  setPath(next as Record<string, unknown>, rest, value)
+  target[head] = next
+}
+
+function hasPath(target: Record<string, unknown>, path: readonly string[]): boolean {
+  let at: unknown = target
+  for (const key of path) {
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, key)) return false
+    at = (at as Record<string, unknown>)[key]
+  }
+  return true
+}
+
+/** How to give a required input that is missing: its flag, the positional standing for it, or `--json`. */
+function missing(spec: CommandSpec, option: OptionSpec): CliError {
+  const positional = spec.positionals?.find((p) => p.flag === option.name)
+  const ways = [
+    ...(positional ? [positional.name.toUpperCase()] : []),
+    `--${option.name}`,
+    ...(option.to?.startsWith('body.') && spec.options.some((o) => o.to === 'body') ? ['a field of --json'] : []),
+  ]
+  return new CliError('usage', `Missing ${ways.join(' or ')}: ${option.description}.`, {
+    hint: spec.examples?.[0] ? `e.g. ${spec.examples[0]}` : `See quire ${spec.path.join(' ')} --help.`,
+  })
+}
+
+/**
+ * The operation's input (params, query, body) from the command's flags, as the registry maps
+ * them: `--json` first, each body-field flag over it; a file flag's text; an artifact named by
+ * path or URL resolved to its id. Every required input is checked, and every value against its
+ * schema's choices and format, before anything is sent.
+ */
+export async function operationInput(context: CommandContext, args: Args): Promise<Record<string, unknown>> {
+  const { spec, io } = context
+  const input: Record<string, unknown> = {}
+  const json = spec.options.find((o) => o.to === 'body')
+  if (json && args[camel(json.name)] !== undefined) input.body = await jsonValue(String(args[camel(json.name)]), io)
+  // Every value is checked before any is used: no file is read and nothing is resolved for a command line with a mistake in it.
+  const given: { option: OptionSpec; path: string[]; raw: unknown; value: unknown }[] = []
   for (const option of spec.options) {
     const raw = args[camel(option.name)]
-    if (option.to === undefined || raw === undefined) continue
-    const value = option.to === 'body' ? await jsonValue(option, String(raw), io) : option.type === 'array' ? listValue(raw) : raw
-    if (option.to === 'body') {
-      input.body = { ...(value as object), ...((input.body as object | undefined) ?? {}) }
+    if (option.to === undefined || option.to === 'body') continue
+    const path = option.to.split('.')
+    if (raw === undefined) {
+      // A required switch left off is false (`--access-public-view`); `--json` may hold it instead.
+      if (option.required && option.type === 'boolean' && !hasPath(input, path)) setPath(input, path, false)
+      if (option.required && !hasPath(input, path)) throw missing(spec, option)
       continue
     }
-    const [part, key] = option.to.split('.') as [string, string]
-    input[part] = { ...((input[part] as object | undefined) ?? {}), [key]: value }
+    const value = option.type === 'array' ? listValue(raw) : option.type === 'number' ? wholeNumber(option, raw) : raw
+    checkValue(option, value)
+    given.push({ option, path, raw, value })
+  }
+  for (const { option, path, raw, value } of given) {
+    if (option.file) setPath(input, path, await readText(`--${option.name}`, String(raw), io))
+    else if (option.name === 'artifact-id') setPath(input, path, await context.artifactId(String(raw)))
+    else if (option.format === 'date-time') setPath(input, path, new Date(String(value)).toISOString())
+    else setPath(input, path, value)
   }
   return input
+}
+
+/** "delete the artifact ada/notes/plan": what a confirmation asks about, as the person named it. */
+export function describe(spec: CommandSpec, args: Args): string {
+  const named = (spec.positionals ?? []).map((p) => args[camel(p.flag)]).filter((v) => v !== undefined)
+  const what = spec.path.slice(0, -1).join(' ')
+  const verb = spec.path.at(-1) ?? ''
+  return `${verb.charAt(0).toUpperCase()}${verb.slice(1)} ${what}${named.length ? ` ${named.join(' ')}` : ''}`
 }

@@ -1,154 +1,116 @@
-import { createInterface } from 'node:readline/promises'
 import { isQuireApiError, type QuireClient, QuireNetworkError } from '@quire/client'
 import { operations } from '@quire/core/contract'
-import yargs, { type Argv } from 'yargs'
 import { type CliEnvironment, readEnvironment } from '../config.ts'
 import { resolveToken } from '../credentials/token-source.ts'
 import { commands } from '../registry/commands.ts'
 import { defaultBaseUrl, globalFlags } from '../registry/globals.ts'
 import type { CommandSpec } from '../registry/types.ts'
+import { cliVersion } from '../version.ts'
+import { resolveArtifactId } from './artifact-reference.ts'
 import { callOperation } from './call-operation.ts'
 import { cliClient } from './cli-client.ts'
 import { CliError } from './cli-error.ts'
+import { read, tree } from './command-line.ts'
 import type { Args, CommandContext, CommandResult, Globals, Io, ResolvedToken } from './context.ts'
 import { exitCodes, exitNameOf } from './exit-codes.ts'
 import { handlers } from './handlers.ts'
+import { helpText } from './help.ts'
+import { camel } from './input.ts'
 import { renderer } from './output.ts'
 import { redact } from './redact.ts'
 
-/** A node of the command tree: `artifact` holds `get`, `access` holds `get` and `set`. */
-interface Node {
-  readonly path: readonly string[]
-  readonly children: Map<string, Node>
-  spec?: CommandSpec
-}
-
-function tree(specs: readonly CommandSpec[]): Node {
-  const root: Node = { path: [], children: new Map() }
-  for (const spec of specs) {
-    let node = root
-    for (const name of spec.path) {
-      let next = node.children.get(name)
-      if (!next) {
-        next = { path: [...node.path, name], children: new Map() }
-        node.children.set(name, next)
-      }
-      node = next
-    }
-    node.spec = spec
+/**
+ * The flags of one command, parsed by yargs (types, arrays, `--no-…` negation, `--flag=value`).
+ * The words naming the command are gone already (command-line.ts found the command and checked
+ * every flag's name), so yargs sees one flat command.
+ */
+export async function parseFlags(spec: CommandSpec, rest: readonly string[]): Promise<Args> {
+  // Loaded here, not at start-up: help, `--version` and a mistyped command never need it.
+  const { default: yargs } = await import('yargs')
+  const y = yargs([...rest])
+    .version(false)
+    .help(false)
+    .exitProcess(false)
+    .parserConfiguration({ 'camel-case-expansion': true })
+  for (const flag of globalFlags) {
+    if (flag.name === 'version' && spec.options.some((o) => o.name === 'version')) continue
+    // `--no-input` and `--no-color` are the negations of `input` and `color`.
+    const name = flag.name.replace(/^no-/, '')
+    y.option(name, { type: flag.type, ...(flag.type === 'string' ? { requiresArg: true, nargs: 1 } : {}) })
   }
-  return root
-}
-
-const groupSummaries: Record<string, string> = {
-  auth: 'Credentials: where the token comes from',
-  profile: 'Your profile',
-  keys: 'API keys',
-  agent: 'The agents you claimed (auth.md)',
-  project: 'Projects',
-  workspace: 'Team workspaces, members and invitations',
-  artifact: 'Artifacts and their versions',
-  access: "An artifact's access settings",
-  path: 'Find projects and artifacts by path',
-  share: 'Share links',
-  audit: 'The audit trail',
-}
-
-/** Numbers on the command line are whole numbers (versions, limits); anything else is a usage error. */
-function wholeNumber(flag: string) {
-  return (value: unknown) => {
-    const number = typeof value === 'number' ? value : Number(String(value).trim() === '' ? Number.NaN : value)
-    if (!Number.isSafeInteger(number)) throw new CliError('usage', `--${flag} takes a whole number, not ${JSON.stringify(String(value))}.`)
-    return number
-  }
-}
-
-/** The yargs options of a command, from its registry row; destructive commands get --yes. */
-function commandOptions(y: Argv, spec: CommandSpec): Argv {
-  for (const option of spec.options) {
+  for (const option of spec.options)
     y.option(option.name, {
-      type: option.type === 'array' ? 'string' : option.type,
+      // Numbers are read as text and checked with the other values (input.ts), so an error can name the flag.
+      type: option.type === 'array' || option.type === 'number' ? 'string' : option.type,
       ...(option.type === 'array' ? { array: true } : {}),
-      describe: option.description,
-      demandOption: option.required === true,
-      ...(option.choices ? { choices: [...option.choices] } : {}),
-      ...(option.type === 'number' ? { coerce: wholeNumber(option.name) } : {}),
       // A value flag always takes the next word as its value, even `-` (standard input).
       ...(option.type === 'string' || option.type === 'number' ? { requiresArg: true, nargs: 1 } : {}),
     })
-  }
-  if (spec.destructive) y.option('yes', { type: 'boolean', alias: 'y', describe: 'Do it without asking' })
-  for (const example of spec.examples ?? []) y.example(example, '')
-  return y
-}
-
-/** Builds the nested commands under a node; each leaf records its spec and arguments when it runs. */
-function register(y: Argv, node: Node, run: (spec: CommandSpec, args: Args) => void): Argv {
-  for (const [name, child] of node.children) {
-    if (child.spec && child.children.size === 0) {
-      const spec = child.spec
-      y.command(
-        name,
-        spec.summary,
-        (inner) => commandOptions(inner, spec),
-        (args) => run(spec, args),
-      )
-    } else {
-      y.command(name, groupSummaries[name] ?? name, (inner) =>
-        register(inner, child, run).demandCommand(1, `Name a subcommand (quire ${child.path.join(' ')} --help lists them).`),
-      )
-    }
-  }
-  return y
-}
-
-/** The parser for `argv`, built from the registry (also used by the help/schema agreement test). */
-export function parser(argv: readonly string[], run: (spec: CommandSpec, args: Args) => void = () => {}): Argv {
-  const y = yargs([...argv])
-    .scriptName('quire')
-    .version(false)
-    .help('help')
-    .alias('help', 'h')
-    .strict()
-    .recommendCommands()
-    .demandCommand(1, 'Name a command (quire --help lists them).')
-    .parserConfiguration({ 'camel-case-expansion': true })
-    .completion('completion', 'Print a shell completion script (bash, zsh)')
-    .epilogue(
-      `Exit codes: ${Object.values(exitCodes)
-        .map((e) => e.code)
-        .join(', ')} (see quire schema). Docs: https://github.com/quire/quire`,
-    )
-    .exitProcess(false)
-  for (const flag of globalFlags) {
-    if (flag.name === 'version') continue
-    y.option(flag.name, {
-      type: flag.type,
-      global: true,
-      describe: flag.description + (flag.env ? ` [env ${flag.env}]` : ''),
-      ...(flag.choices ? { choices: [...flag.choices] } : {}),
+  if (spec.destructive) y.option('yes', { type: 'boolean', alias: 'y' })
+  y.fail((message, error) => {
+    if (error instanceof CliError) throw error
+    throw new CliError('usage', usageMessage(message ?? error?.message ?? 'Invalid usage.'), {
+      hint: `See quire ${spec.path.join(' ')} --help.`,
     })
-  }
-  // Shown as `--no-input`, as typed; yargs' boolean negation parses that as `input: false`, so
-  // `input` itself is declared too (hidden), or strict mode would refuse it.
-  y.option('input', { type: 'boolean', global: true, hidden: true })
-  y.option('version', { type: 'boolean', global: false, describe: 'Print the client version' })
-  return register(y, tree(commands), run)
+  })
+  return y.parseSync() as Args
+}
+
+/** The positionals, onto the flags they stand for; a value given both ways must agree. */
+function withPositionals(spec: CommandSpec, args: Args, words: readonly string[]): Args {
+  const positionals = spec.positionals ?? []
+  if (words.length > positionals.length)
+    throw new CliError('usage', `Unexpected argument "${words[positionals.length]}" for "quire ${spec.path.join(' ')}".`, {
+      hint: positionals.length
+        ? `It takes ${positionals.map((p) => p.name.toUpperCase()).join(' ')} and flags; see quire ${spec.path.join(' ')} --help.`
+        : `It takes flags only; see quire ${spec.path.join(' ')} --help.`,
+    })
+  const merged: Record<string, unknown> = { ...args }
+  positionals.forEach((positional, i) => {
+    const word = words[i]
+    if (word === undefined) return
+    const key = camel(positional.flag)
+    if (merged[key] !== undefined && merged[key] !== word)
+      throw new CliError(
+        'usage',
+        `The ${positional.name} was given twice: as ${word} and as --${positional.flag} ${String(merged[key])}.`,
+        {
+          hint: 'Give it once.',
+        },
+      )
+    merged[key] = word
+  })
+  return merged
 }
 
 /** Flags whose value may be `-`: standard input can be read once only. */
-const stdinFlags = ['json', 'file'] as const
+function stdinFlag(spec: CommandSpec, args: Args): string | undefined {
+  const names = ['json', 'file', ...spec.options.filter((o) => o.file).map((o) => o.name)]
+  return names.find((name) => args[camel(name)] === '-')
+}
 
-function globalsOf(args: Args, env: CliEnvironment): Globals {
-  const format = (args.format as string | undefined) ?? env.format ?? 'text'
+function globalsOf(spec: CommandSpec, args: Args, env: CliEnvironment): Globals {
+  const jq = args.jq as string | undefined
+  const format = jq !== undefined ? 'json' : ((args.format as string | undefined) ?? env.format ?? 'text')
   if (format !== 'json' && format !== 'text')
-    throw new CliError('usage', `AGENT_SERVICE_FORMAT must be json or text, not ${JSON.stringify(format)}.`)
+    throw new CliError(
+      'usage',
+      `${args.format === undefined ? 'AGENT_SERVICE_FORMAT' : '--format'} must be json or text, not ${JSON.stringify(format)}.`,
+    )
   if (args.token === '') throw new CliError('usage', '--token was given an empty value.')
-  const stdinFlag = stdinFlags.find((flag) => args[flag] === '-')
-  if (args.tokenStdin === true && stdinFlag)
-    throw new CliError('usage', `--token-stdin and --${stdinFlag} - both want standard input.`, {
+  const fromStdin = stdinFlag(spec, args)
+  if (args.tokenStdin === true && fromStdin)
+    throw new CliError('usage', `--token-stdin and --${fromStdin} - both want standard input.`, {
       hint: 'Pass the token in AGENT_SERVICE_TOKEN, or the content from a file.',
     })
+  const fields =
+    typeof args.fields === 'string'
+      ? args.fields
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean)
+      : undefined
+  if (fields?.length === 0) throw new CliError('usage', '--fields needs at least one field name.', { hint: 'e.g. --fields id,url' })
   return {
     baseUrl: ((args.baseUrl as string | undefined) ?? env.baseUrl ?? defaultBaseUrl).replace(/\/+$/, ''),
     webUrl: ((args.webUrl as string | undefined) ?? env.webUrl)?.replace(/\/+$/, ''),
@@ -161,6 +123,9 @@ function globalsOf(args: Args, env: CliEnvironment): Globals {
     debug: args.debug === true || env.debug,
     dryRun: args.dryRun === true,
     yes: args.yes === true,
+    color: args.color !== false && !env.noColor,
+    fields,
+    jq,
   }
 }
 
@@ -208,6 +173,7 @@ function contextFor(spec: CommandSpec, globals: Globals, env: CliEnvironment, io
     },
     async confirm(question) {
       if (!interactive) return false
+      const { createInterface } = await import('node:readline/promises')
       const rl = createInterface({ input: process.stdin, output: process.stderr })
       try {
         return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim())
@@ -215,12 +181,29 @@ function contextFor(spec: CommandSpec, globals: Globals, env: CliEnvironment, io
         rl.close()
       }
     },
+    artifactId: (reference) => resolveArtifactId(() => context.client(), reference),
   }
   return context
 }
 
-/** Any failure as the CLI reports it. */
-function asCliError(error: unknown, globals: Globals | null): CliError {
+/** `/body/expiresAt` → the flag that fills it (`--expires-at`), or the pointer when no flag does. */
+function flagOf(spec: CommandSpec | null, pointer: string): string {
+  const target = pointer.replace(/^\//, '').split('/').join('.')
+  const option = spec?.options.find((o) => o.to === target)
+  return option ? `--${option.name}` : pointer
+}
+
+/** The list command beside a command (`artifact get` → `artifact list`), for a not-found hint. */
+function listCommandOf(spec: CommandSpec | null, detail: string): string | undefined {
+  if (!spec || spec.path.length < 2) return undefined
+  if (/\bversion\b/i.test(detail) && spec.positionals?.some((p) => p.kind === 'artifact'))
+    return 'quire artifact versions ARTIFACT lists its versions'
+  const list = commands.find((c) => c.path[0] === spec.path[0] && c.path[1] === 'list')
+  return list ? `quire ${list.path.join(' ')} shows what you can see` : undefined
+}
+
+/** Any failure as the CLI reports it: the server's words, in the command line's terms, with a next step. */
+function asCliError(error: unknown, globals: Globals | null, spec: CommandSpec | null, named: string | undefined): CliError {
   if (error instanceof CliError) return error
   if (isQuireApiError(error)) {
     const exit = exitNameOf(error.code)
@@ -228,15 +211,25 @@ function asCliError(error: unknown, globals: Globals | null): CliError {
     const details: Record<string, unknown> = { status: error.status, ...(error.requestId ? { requestId: error.requestId } : {}) }
     for (const key of ['latestVersion', 'expectedLatestVersion', 'errors'] as const)
       if (problem[key] !== undefined) details[key] = problem[key]
+    const fieldErrors = (problem.errors as { path: string; message: string }[] | undefined) ?? []
+    const message =
+      error.code === 'validation_failed' && fieldErrors.length
+        ? `Invalid input: ${fieldErrors.map((e) => `${flagOf(spec, e.path)} ${e.message}`).join('; ')}.`
+        : error.detail || error.title
+    const list = listCommandOf(spec, message)
     const hint =
       exit === 'auth_required'
         ? 'Run `quire login`, or pass a token with --token-stdin or AGENT_SERVICE_TOKEN.'
         : error.code === 'version_conflict'
-          ? `The artifact is at version ${String(problem.latestVersion)}; fetch it, merge, and send expectedLatestVersion ${String(problem.latestVersion)}.`
+          ? `See what changed with quire artifact diff ${named ?? 'ARTIFACT'} --from ${String(problem.expectedLatestVersion ?? 'N')} --to ${String(problem.latestVersion)}, merge, and send --expected-latest-version ${String(problem.latestVersion)}.`
           : error.code === 'precondition_required'
-            ? 'Include expectedLatestVersion (the version you started from) in the body.'
-            : undefined
-    return new CliError(exit, error.detail || error.title, { code: error.code, ...(hint ? { hint } : {}), details })
+            ? 'Pass --expected-latest-version with the version you started from (quire artifact get shows the latest).'
+            : error.code === 'not_found' && list
+              ? `${list}.`
+              : error.code === 'validation_failed' && spec
+                ? `See quire ${spec.path.join(' ')} --help.`
+                : undefined
+    return new CliError(exit, message, { code: error.code, ...(hint ? { hint } : {}), details })
   }
   if (error instanceof QuireNetworkError) {
     return new CliError(error.kind === 'invalid_response' ? 'error' : 'unavailable', error.message, {
@@ -248,71 +241,67 @@ function asCliError(error: unknown, globals: Globals | null): CliError {
   return new CliError('error', message, { code: 'internal', hint: globals?.debug ? undefined : 'Run again with --debug for details.' })
 }
 
+/** The output format as typed, before the flags are parsed (a usage error is reported in it). */
+function formatAsTyped(argv: readonly string[], env: CliEnvironment): Globals['format'] {
+  const at = argv.indexOf('--format')
+  const typed = at >= 0 ? argv[at + 1] : argv.find((a) => a.startsWith('--format='))?.slice('--format='.length)
+  return (typed ?? env.format) === 'json' || argv.includes('--jq') ? 'json' : 'text'
+}
+
 /**
  * Runs `quire` with these arguments and returns the exit code. Everything the process needs
  * (streams, environment) comes in, so tests can run it in-process as well as in a child.
  */
 export async function main(argv: readonly string[], io: Io = processIo(), rawEnv?: NodeJS.ProcessEnv): Promise<number> {
   const env = readEnvironment(rawEnv)
-  let chosen: { spec: CommandSpec; args: Args } | null = null
   let globals: Globals | null = null
-  let helpText = ''
-  // Before parsing succeeds (a usage error), the format is read off the arguments as typed.
-  const formatAt = argv.indexOf('--format')
-  const formatGuess: Globals['format'] =
-    (formatAt >= 0 ? argv[formatAt + 1] : argv.find((a) => a.startsWith('--format='))?.slice('--format='.length)) === 'json' ||
-    (formatAt < 0 && !argv.some((a) => a.startsWith('--format=')) && env.format === 'json')
-      ? 'json'
-      : 'text'
-  const fallbackGlobals = { format: formatGuess } as Globals
+  let spec: CommandSpec | null = null
+  let named: string | undefined
+  const noColor = env.noColor || argv.includes('--no-color')
   try {
-    const y = parser(argv, (spec, args) => {
-      chosen = { spec, args }
-    })
-    // Anything that fails while parsing (yargs' checks, a coerce refusing a value) is a usage error.
-    y.fail((message, error) => {
-      if (error instanceof CliError) throw error
-      throw new CliError('usage', usageMessage(message ?? error?.message ?? 'Invalid usage.'), {
-        hint: 'See quire --help, or quire <command> --help.',
-      })
-    })
-    await y.parseAsync([...argv], {}, (_err, _argv, output) => {
-      helpText = output
-    })
-    if (helpText) {
-      io.stdout(helpText.endsWith('\n') ? helpText : `${helpText}\n`)
+    const reading = read(argv, tree(commands))
+    // `quire --base-url … --version`: the client's version (a command's `--version` is its own).
+    if (argv.includes('--version') && !reading.help && !reading.node.spec) {
+      io.stdout(`${cliVersion}\n`)
       return 0
     }
-    const picked = chosen as { spec: CommandSpec; args: Args } | null
-    if (!picked) return 0
-    globals = globalsOf(picked.args, env)
-    const color = io.stdoutIsTty && !env.noColor
-    const render = renderer(globals, io, { color })
-    const context = contextFor(picked.spec, globals, env, io)
-    const handler = picked.spec.handler ? await handlers[picked.spec.handler]() : callOperation
-    const result: CommandResult = await handler(context, picked.args)
-    await render.result(picked.spec, result)
+    // `quire`, `quire artifact` and any `--help`: the help of what the words reached.
+    if (reading.help || !reading.node.spec) {
+      io.stdout(helpText(reading.node))
+      return 0
+    }
+    spec = reading.node.spec
+    const args = withPositionals(spec, await parseFlags(spec, reading.rest), reading.positionals)
+    named = typeof args.artifactId === 'string' ? args.artifactId : undefined
+    globals = globalsOf(spec, args, env)
+    const render = renderer(globals, io, { color: io.stdoutIsTty && globals.color })
+    const context = contextFor(spec, globals, env, io)
+    const handler = spec.handler ? await handlers[spec.handler]() : callOperation
+    const result: CommandResult = await handler(context, args)
+    await render.result(spec, result)
     return 0
   } catch (error) {
-    const failure = asCliError(error, globals)
-    const render = renderer(globals ?? fallbackGlobals, io, { color: io.stderrIsTty && !env.noColor })
-    render.error(failure)
-    if ((globals?.debug ?? env.debug) && error instanceof Error && error.stack) io.stderr(`${redact(error.stack)}\n`)
+    const failure = asCliError(error, globals, spec, named)
+    const format = globals?.format ?? formatAsTyped(argv, env)
+    const render = renderer({ format } as Globals, io, { color: io.stderrIsTty && !noColor })
+    render.error(failure, knownSecrets(argv, env))
+    if ((globals?.debug ?? env.debug) && error instanceof Error && error.stack)
+      io.stderr(`${redact(error.stack, knownSecrets(argv, env))}\n`)
     return exitCodes[failure.exit].code
   }
 }
 
+/** The secrets this run was given, to be cut out of anything it prints. */
+function knownSecrets(argv: readonly string[], env: CliEnvironment): string[] {
+  const at = argv.indexOf('--token')
+  return [env.token, at >= 0 ? argv[at + 1] : undefined, argv.find((a) => a.startsWith('--token='))?.slice('--token='.length)].filter(
+    (s): s is string => typeof s === 'string' && s.length > 0,
+  )
+}
+
 /** yargs' words, in the CLI's terms: flags are named as they are typed. */
 function usageMessage(message: string): string {
-  const missing = /^Missing required arguments?: (.+)$/m.exec(message)
-  if (missing) {
-    const flags = (missing[1] ?? '').split(', ').map((f) => `--${f}`)
-    return `Missing required ${flags.length > 1 ? 'flags' : 'flag'} ${flags.join(', ')}.`
-  }
-  const unknown = /^Unknown arguments?: (.+)$/m.exec(message)
-  if (unknown) return `Unknown ${message.includes('arguments:') ? 'arguments' : 'argument'}: ${unknown[1]}.`
   const valueless = /^Not enough arguments following: (.+)$/m.exec(message)
   if (valueless) return `--${valueless[1]} needs a value.`
-  if (message.startsWith('Did you mean')) return `Unknown command. ${message}`
   return message
 }

@@ -33,7 +33,7 @@ export {
   SlugPreview,
   Visibility,
 } from './schemas/artifact.ts'
-export { AuditActionFilter, AuditEvent, AuditQuery, WorkspaceAuditQuery } from './schemas/audit.ts'
+export { AuditActionFilter, AuditEvent, AuditQuery, AuditTrailPage, WorkspaceAuditQuery } from './schemas/audit.ts'
 export {
   ActorRef,
   ArtifactId,

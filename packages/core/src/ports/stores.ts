@@ -136,8 +136,16 @@ export interface ArtifactListScope {
 
 /** Artifacts and their versions. Every mutation writes its audit event in the same transaction. */
 export interface ArtifactStore {
-  /** One round trip: the credential, the artifact's metadata and the caller's role. */
-  loadForCaller(query: { readonly credential: PresentedCredential | null; readonly target: ArtifactTarget }): Promise<ArtifactContext>
+  /**
+   * One round trip: the credential, the artifact's metadata and the caller's role. A soft-deleted
+   * artifact is found only when asked for by id with `includeDeleted` (its `deletedAt` set): a path
+   * names live artifacts only, since a deleted artifact's slug may be taken again.
+   */
+  loadForCaller(
+    query:
+      | { readonly credential: PresentedCredential | null; readonly target: ArtifactTarget; readonly includeDeleted?: false }
+      | { readonly credential: PresentedCredential | null; readonly target: { readonly id: string }; readonly includeDeleted: true },
+  ): Promise<ArtifactContext>
   /**
    * The hot path of reads and writes, one round trip at most: the credential, the artifact's
    * access facts, the caller's role and (when asked) a version. Versions and content never change,

@@ -1,11 +1,12 @@
-import type { AuditEvent, AuditQuery } from '../contract/schemas/audit.ts'
-import type { PageOf } from '../contract/schemas/common.ts'
+import type { AuditEvent, AuditQuery, AuditTrailPage } from '../contract/schemas/audit.ts'
 import type { AuditEventDraft } from '../domain/audit.ts'
+import { unseen } from '../domain/hidden.ts'
 import { retentionAt } from '../domain/plans.ts'
 import type { Caller } from '../domain/principal.ts'
-import type { Result } from '../domain/result.ts'
-import { admitAccount } from './access.ts'
-import { admitArtifact } from './artifact-gate.ts'
+import { fail, ok, type Result } from '../domain/result.ts'
+import type { ArtifactContext, ArtifactRecord } from '../ports/records.ts'
+import { admitAccount, authorize, principalOf } from './access.ts'
+import { artifactResource } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
 import { pageOfIds } from './paging.ts'
 
@@ -23,19 +24,57 @@ export function presentAuditEvent(event: AuditEventDraft): AuditEvent {
 }
 
 /**
+ * The gate for an artifact's trail. A live artifact's trail is its workspace members' (the policy
+ * decides `audit.read`, as for any artifact call). A soft-deleted artifact still exists for those
+ * who could delete it, its workspace's owners and admins: the policy's `artifact.delete` decision
+ * says who they are, by role (a key of theirs that lacks `artifacts:delete` is still theirs, and
+ * is refused further on only if it lacks the scope `audit.read` needs, as before the deletion).
+ * To everyone else a deleted artifact is the 404 of one that never existed.
+ */
+function admitTrail(deps: CoreDeps, caller: Caller, ctx: ArtifactContext): Result<ArtifactRecord> {
+  const principal = principalOf(deps, caller, ctx.credential)
+  if (!principal.ok) return principal
+  const artifact = ctx.artifact
+  if (artifact === null) return fail('not_found', unseen.artifact)
+  const resource = artifactResource(artifact, ctx.role)
+  if (artifact.deletedAt !== null) {
+    const couldDelete = deps.policy.decide(principal.value, 'artifact.delete', resource)
+    if (!couldDelete.allow && couldDelete.code !== 'insufficient_scope') {
+      return fail('not_found', unseen.artifact, {
+        reason: `the artifact is deleted and the caller could not delete it: ${couldDelete.reason}`,
+      })
+    }
+  }
+  const allowed = authorize(deps, principal.value, 'audit.read', resource)
+  return allowed.ok ? ok(artifact) : allowed
+}
+
+/**
  * Audit events, newest first. With `artifactId`, the artifact's events, for members of its
- * workspace (they may not know a private artifact exists otherwise: 404). Without it, the
+ * workspace (they may not know a private artifact exists otherwise: 404); once it is deleted, for
+ * its owners and admins only, and the page says it is deleted (`deletedArtifact`). Without it, the
  * caller's account-level events: what the caller did, and what happened in their personal workspace.
  * Events older than their workspace plan's retention are never returned; `action` keeps one kind.
  */
-export async function listAuditEvents(deps: CoreDeps, caller: Caller, query: AuditQuery): Promise<Result<PageOf<AuditEvent>>> {
+export async function listAuditEvents(deps: CoreDeps, caller: Caller, query: AuditQuery): Promise<Result<AuditTrailPage>> {
   if (query.artifactId !== undefined) {
-    const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: query.artifactId } })
-    const admitted = admitArtifact(deps, caller, ctx, 'audit.read')
+    const ctx = await deps.artifacts.loadForCaller({
+      credential: caller.credential,
+      target: { id: query.artifactId },
+      includeDeleted: true,
+    })
+    const admitted = admitTrail(deps, caller, ctx)
     if (!admitted.ok) return admitted
-    const artifactId = admitted.value.artifact.id
+    const artifact = admitted.value
     const retention = retentionAt(deps.clock.now())
-    return pageOfIds(query, 'evt', (page) => deps.audit.listForArtifact(artifactId, page, retention, query.action), presentAuditEvent)
+    const page = await pageOfIds(
+      query,
+      'evt',
+      (p) => deps.audit.listForArtifact(artifact.id, p, retention, query.action),
+      presentAuditEvent,
+    )
+    if (!page.ok || artifact.deletedAt === null) return page
+    return ok({ ...page.value, deletedArtifact: { id: artifact.id, deletedAt: artifact.deletedAt.toISOString() } })
   }
   const account = await admitAccount(deps, caller, 'audit.read')
   if (!account.ok) return account

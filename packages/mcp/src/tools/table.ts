@@ -217,7 +217,7 @@ export const tools = [
     name: 'list_audit_events',
     title: 'List audit events',
     description:
-      "Lists the audit trail, newest first: with `artifactId`, that artifact's events (created, versions, restores, access changes, share links, deletion); without it, your account's events (keys, tokens, sign-ins). Each names the action, the actor, and the surface and credential used. Paginated: pass `nextCursor` back as `cursor`.",
+      "Lists the audit trail, newest first: with `artifactId`, that artifact's events (created, versions, restores, access changes, share links, deletion); without it, your account's events (keys, tokens, sign-ins). Each names the action, the actor, and the surface and credential used. For a deleted artifact (its workspace's owners and admins only), `deletedArtifact` gives its id and when it was deleted. Paginated: pass `nextCursor` back as `cursor`.",
     operation: 'listAuditEvents',
     fields: { artifactId: 'query.artifactId', limit: 'query.limit' },
     extensions: { cursor: 'query.cursor' },

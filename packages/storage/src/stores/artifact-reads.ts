@@ -1,12 +1,4 @@
-import type {
-  ArtifactContext,
-  ArtifactListScope,
-  ArtifactTarget,
-  ContentRecord,
-  PageRequest,
-  PresentedCredential,
-  VersionRecord,
-} from '@quire/core'
+import type { ArtifactContext, ArtifactListScope, ArtifactStore, ContentRecord, PageRequest, VersionRecord } from '@quire/core'
 import { type Kysely, sql } from 'kysely'
 import { coalesce, type Lookup } from '../coalesce.ts'
 import type { RawQuery } from '../database.ts'
@@ -18,8 +10,10 @@ import { artifactColumns, credentialColumns, credentialJoins, versionColumns } f
 import type { ImmutableCache } from './immutable-cache.ts'
 import { contentBody, versionsOf } from './immutable-reads.ts'
 
-function targetJoin(target: { readonly id: string }) {
-  return sql`LEFT JOIN artifacts a ON a.id = ${target.id}::text AND a.deleted_at IS NULL
+/** The artifact by id: a live one, or (`includeDeleted`) a soft-deleted one too. */
+function targetJoin(target: { readonly id: string }, includeDeleted: boolean) {
+  const live = includeDeleted ? sql`` : sql`AND a.deleted_at IS NULL`
+  return sql`LEFT JOIN artifacts a ON a.id = ${target.id}::text ${live}
       LEFT JOIN workspaces w ON w.id = a.workspace_id
       LEFT JOIN projects p ON p.id = a.project_id`
 }
@@ -69,12 +63,13 @@ export function pathReads(db: Kysely<Database>, raw: RawQuery): PathReads {
 
 /**
  * The read behind metadata calls, in ONE round trip: the presented credential and its user,
- * the live artifact with its owner and project, and the caller's role in its workspace.
+ * the live artifact (or, by id with `includeDeleted`, a soft-deleted one) with its owner and
+ * project, and the caller's role in its workspace.
  */
 export async function loadArtifactForCaller(
   db: Kysely<Database>,
   paths: PathReads,
-  query: { credential: PresentedCredential | null; target: ArtifactTarget },
+  query: Parameters<ArtifactStore['loadForCaller']>[0],
 ): Promise<ArtifactContext> {
   const { target } = query
   if (!('id' in target)) {
@@ -92,7 +87,7 @@ export async function loadArtifactForCaller(
       ${withCredential ? sql`, ${credentialColumns}, m.role AS m_role` : sql``}
     FROM (SELECT 1) AS one
     ${withCredential ? credentialJoins(query.credential?.secretHash ?? null) : sql``}
-    ${targetJoin(target)}
+    ${targetJoin(target, query.includeDeleted === true)}
     ${withCredential ? sql`LEFT JOIN memberships m ON m.workspace_id = a.workspace_id AND m.user_id = u.id` : sql``}`.execute(db)
   const row = rows[0] ?? {}
   return { credential: credentialFromColumns(row), artifact: artifactFrom(row), role: roleFrom(row.m_role) }

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox'
 import { auditActions } from '../audit-actions.ts'
-import { ActorRef, Cursor, Limit, PathSegment, Timestamp } from './common.ts'
+import { DeletedArtifact } from './artifact.ts'
+import { ActorRef, Cursor, Limit, Page, PathSegment, Timestamp } from './common.ts'
 
 /** One recorded change. Events are immutable. */
 export const AuditEvent = Type.Object({
@@ -29,6 +30,20 @@ export const AuditEvent = Type.Object({
   }),
 })
 export type AuditEvent = Static<typeof AuditEvent>
+
+/**
+ * A page of `GET /api/audit-events`: a page of events, and on the trail of a soft-deleted artifact
+ * (which only those who could delete it still read) the artifact's id and when it was deleted.
+ */
+export const AuditTrailPage = Type.Object({
+  ...Page(AuditEvent).properties,
+  deletedArtifact: Type.Optional({
+    ...DeletedArtifact,
+    description:
+      "Present only on the trail of an artifact that is soft-deleted (only its workspace's owners and admins still read it): its id and when it was deleted.",
+  }),
+})
+export type AuditTrailPage = Static<typeof AuditTrailPage>
 
 /** `?action=`: only the events of one kind. */
 export const AuditActionFilter = Type.Enum(auditActions, { description: 'Only events of this kind, e.g. `artifact.version_created`.' })

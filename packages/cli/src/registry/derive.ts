@@ -1,0 +1,198 @@
+import { type OperationId, type OperationSpec, operations } from '@quire/core/contract'
+import type { Column, CommandSpec, Fields, HandlerName, InputTarget, OptionSpec, PositionalSpec } from './types.ts'
+
+/**
+ * Commands derived from the operation table. A command's flags are the operation's inputs, read
+ * off its TypeBox schemas: path parameters, query fields and body fields, each named in
+ * kebab-case, typed, described, with its enum as choices and its format checked; a nested body
+ * object gives one flag per field (`access.publicView` is `--access-public-view`). What a schema
+ * cannot say (the command's name, positionals, columns, examples, renamed or file-valued flags)
+ * is an override, keyed by operation id (registry/operations.ts).
+ */
+
+/** How one input differs on the command line from what its schema says. */
+export interface FlagOverride {
+  /** The flag's name (the spec's `--version` for `params.versionNumber`). */
+  readonly name?: string
+  /** The value is a file to read (`-`: standard input); the flag becomes `--<name>-file`. */
+  readonly file?: boolean
+  readonly description?: string
+  readonly example?: string
+}
+
+export interface CommandOverride {
+  /** `['artifact', 'get']` is `quire artifact get`. */
+  readonly command: readonly string[]
+  /** Default: the operation's summary. */
+  readonly summary?: string
+  /** The spec's `--json` option: the whole body as JSON, and what it holds. Body-field flags win over it. */
+  readonly json?: boolean
+  /** Inputs that differ from their schema, by input path (`params.versionNumber`, `body.content`). */
+  readonly flags?: Readonly<Record<string, FlagOverride>>
+  /** List tables: the fields shown, in order; `field:Header` names the header (else it is derived). */
+  readonly columns?: readonly string[]
+  readonly textField?: string
+  readonly says?: (value: Fields, named?: string) => string
+  readonly handler?: HandlerName
+  readonly examples?: readonly string[]
+}
+
+/** An operation `quire` deliberately has no command for, with the one-line reason. */
+export interface Hidden {
+  readonly hidden: string
+}
+
+/** Every operation: its command (or commands), or why it has none. A missing or unknown id does not compile. */
+export type CliOverrides = { readonly [K in OperationId]: CommandOverride | readonly CommandOverride[] | Hidden }
+
+export const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+
+interface Schema {
+  readonly type?: string
+  readonly description?: string
+  readonly format?: string
+  readonly enum?: readonly unknown[]
+  readonly const?: unknown
+  readonly anyOf?: readonly Schema[]
+  readonly items?: Schema
+  readonly properties?: Readonly<Record<string, Schema>>
+  readonly required?: readonly string[]
+  readonly examples?: readonly unknown[]
+}
+
+/** The schema without a `null` alternative: `T | null` is a `T` flag. */
+function nonNull(schema: Schema): Schema {
+  const alternatives = schema.anyOf?.filter((s) => s.type !== 'null')
+  return alternatives?.length === 1 ? { ...alternatives[0], description: schema.description ?? alternatives[0]?.description } : schema
+}
+
+function choicesOf(schema: Schema): string[] | undefined {
+  if (schema.enum) return schema.enum.map(String)
+  if (schema.anyOf?.every((s) => s.const !== undefined)) return schema.anyOf.map((s) => String(s.const))
+  return undefined
+}
+
+function typeOf(schema: Schema): OptionSpec['type'] {
+  if (schema.type === 'integer' || schema.type === 'number') return 'number'
+  if (schema.type === 'boolean') return 'boolean'
+  if (schema.type === 'array') return 'array'
+  return 'string'
+}
+
+const formatExamples: Readonly<Record<string, string>> = {
+  'date-time': '2026-12-31T23:59:59Z',
+  email: 'ada@example.com',
+}
+
+/** The flag of one input field. */
+function optionOf(name: string, to: InputTarget, raw: Schema, required: boolean, override: FlagOverride = {}): OptionSpec {
+  const schema = nonNull(raw)
+  const items = schema.type === 'array' && schema.items ? nonNull(schema.items) : undefined
+  const choices = choicesOf(items ?? schema)
+  const format = (items ?? schema).format
+  const example = override.example ?? (format ? formatExamples[format] : undefined) ?? schema.examples?.map(String)[0]
+  const description = (override.description ?? schema.description ?? '').replace(/\.$/, '')
+  return {
+    name: override.file ? `${override.name ?? kebab(name)}-file` : (override.name ?? kebab(name)),
+    type: override.file ? 'string' : typeOf(schema),
+    description: override.file ? `${description}: read from this file (- for standard input)` : description,
+    ...(required ? { required: true } : {}),
+    ...(choices ? { choices } : {}),
+    ...(format ? { format } : {}),
+    ...(example ? { example } : {}),
+    ...(override.file ? { file: true } : {}),
+    to,
+  }
+}
+
+/** The flags of one part of the input (`params`, `query`, `body`), nested objects one level deep. */
+function optionsOf(part: 'params' | 'query' | 'body', schema: Schema | undefined, overrides: CommandOverride['flags'] = {}): OptionSpec[] {
+  const options: OptionSpec[] = []
+  for (const [key, field] of Object.entries(schema?.properties ?? {})) {
+    const required = part === 'params' || (schema?.required ?? []).includes(key)
+    const path = `${part}.${key}` as const
+    if (field.type === 'object' && field.properties) {
+      for (const [inner, innerField] of Object.entries(field.properties)) {
+        const innerPath = `${path}.${inner}` as const
+        const override = overrides[innerPath] ?? { name: `${kebab(key)}-${kebab(inner)}` }
+        options.push(optionOf(inner, innerPath, innerField, required && (field.required ?? []).includes(inner), override))
+      }
+      continue
+    }
+    options.push(optionOf(key, path, field, required, overrides[path]))
+  }
+  return options
+}
+
+/** `latestVersion` → `LATEST VERSION`; `actor.label` → `ACTOR` (a label stands for its parent). */
+function headerOf(field: string): string {
+  const parts = field.split('.')
+  const last = parts.length > 1 && (parts.at(-1) === 'label' || parts.at(-1) === 'surface') ? parts.at(-2) : parts.at(-1)
+  return (last ?? field).replace(/[A-Z]/g, (c) => ` ${c}`).toUpperCase()
+}
+
+export function columnOf(spec: string): Column {
+  const [field = spec, header] = spec.split(':')
+  return { field, header: header ?? headerOf(field) }
+}
+
+/** The positionals of a command: an artifact path or URL stands for `--artifact-id`; a single other id flag may be given bare. */
+function positionalsOf(options: readonly OptionSpec[]): PositionalSpec[] {
+  if (options.some((o) => o.name === 'artifact-id'))
+    return [
+      { name: 'artifact', kind: 'artifact', flag: 'artifact-id', description: 'The artifact: OWNER/PROJECT/SLUG, its URL, or its id' },
+    ]
+  const ids = options.filter((o) => o.required && o.to?.startsWith('params.') && o.name.endsWith('-id'))
+  const [only] = ids
+  if (ids.length !== 1 || !only) return []
+  return [{ name: only.name.replace(/-id$/, ''), kind: 'id', flag: only.name, description: only.description }]
+}
+
+const limitCursor = (part: string) => part === 'query.limit' || part === 'query.cursor'
+
+/** One command from its operation and override. */
+export function deriveCommand(operationId: OperationId, override: CommandOverride): CommandSpec {
+  const op: OperationSpec = operations[operationId]
+  const list = (op.success.schema as Schema).properties?.nextCursor !== undefined
+  const fields = [
+    ...optionsOf('params', op.params as Schema | undefined, override.flags),
+    ...optionsOf('query', op.query as Schema | undefined, override.flags),
+    ...optionsOf('body', op.body as Schema | undefined, override.flags),
+  ]
+  const options = fields
+  const json: OptionSpec[] = override.json
+    ? [{ name: 'json', type: 'string', description: 'The whole body as JSON: inline, @FILE, or - for standard input', to: 'body' }]
+    : []
+  const positionals = positionalsOf(options)
+  return {
+    path: override.command,
+    summary: override.summary ?? op.summary,
+    operation: operationId,
+    ...(positionals.length ? { positionals } : {}),
+    options: [...options.filter((o) => !limitCursor(o.to ?? '')), ...json, ...options.filter((o) => limitCursor(o.to ?? ''))],
+    mutates: !op.hints.readOnly,
+    ...(op.hints.destructive ? { destructive: true } : {}),
+    output: list ? 'list' : 'object',
+    ...(override.columns ? { columns: override.columns.map(columnOf) } : {}),
+    ...(override.textField ? { textField: override.textField } : {}),
+    ...(override.says ? { says: override.says } : {}),
+    ...(override.handler ? { handler: override.handler } : {}),
+    ...(override.examples ? { examples: override.examples } : {}),
+  }
+}
+
+/** Every derived command, in the order of the map; hidden operations give none. */
+export function deriveCommands(overrides: CliOverrides): CommandSpec[] {
+  return (Object.entries(overrides) as [OperationId, CliOverrides[OperationId]][]).flatMap(([id, entry]) => {
+    if ('hidden' in entry) return []
+    const each: readonly CommandOverride[] = Array.isArray(entry) ? entry : [entry as CommandOverride]
+    return each.map((override) => deriveCommand(id, override))
+  })
+}
+
+/** The operations left without a command, with their reasons (the surface check reads them). */
+export function hiddenOf(overrides: CliOverrides): Readonly<Partial<Record<OperationId, string>>> {
+  return Object.fromEntries(
+    Object.entries(overrides).flatMap(([id, entry]) => ('hidden' in (entry as object) ? [[id, (entry as Hidden).hidden]] : [])),
+  )
+}

@@ -1,0 +1,263 @@
+import type { CliOverrides } from './derive.ts'
+import type { Fields } from './types.ts'
+
+/*
+ * The commands that call one operation, in the specification's order: for each row of the
+ * operation table, what the schemas cannot say. Flags come from the schemas (registry/derive.ts);
+ * the spec's flag names that differ from a field's name are renamed here. A row left out, or an
+ * id that is not an operation, does not compile; `{ hidden: reason }` would leave one out on
+ * purpose (none is).
+ *
+ * `says` is the one line a write prints for people (JSON mode prints the whole result).
+ */
+
+const at = (a: Fields) => `${String(a.ownerUsername)}/${String(a.projectSlug)}/${String(a.slug)}`
+
+/** `params.artifactId`… the artifact flag the spec names `--artifact-id`, and `--version` for a version number. */
+const version = { 'params.versionNumber': { name: 'version' } } as const
+
+export const operationCommands = {
+  health: { command: ['health'], summary: 'Check that the API and its database answer' },
+  getProfile: [
+    { command: ['whoami'], summary: 'Show who the credential belongs to' },
+    { command: ['profile', 'get'], summary: 'Show your profile' },
+  ],
+  updateProfile: {
+    command: ['profile', 'set-username'],
+    summary: 'Change your username (renames your personal namespace)',
+    says: (value) => `Your username is now ${String(value.username)}.`,
+    examples: ['quire profile set-username --username ada'],
+  },
+  listMyInvitations: {
+    command: ['profile', 'invitations'],
+    summary: 'List pending invitations to your verified email',
+    columns: ['id', 'workspaceSlug:WORKSPACE', 'role', 'expiresAt:EXPIRES'],
+  },
+
+  listApiKeys: {
+    command: ['keys', 'list'],
+    summary: 'List your API keys',
+    columns: ['id', 'name', 'prefix', 'scopes', 'status', 'lastUsedAt:LAST USED'],
+  },
+  createApiKey: {
+    command: ['keys', 'create'],
+    summary: 'Create an API key (its secret is shown once)',
+    says: (value) => `Created API key ${String(value.name)} (${String(value.id)}). Its secret, shown once:\n${String(value.secret)}`,
+    examples: ['quire keys create --name ci --scopes artifacts:read,artifacts:create'],
+  },
+  revokeApiKey: {
+    command: ['keys', 'revoke'],
+    summary: 'Revoke an API key at once',
+    says: (value) => `Revoked API key ${String(value.name)} (${String(value.id)}).`,
+    examples: ['quire keys revoke key_01jc0000000000000000000000'],
+  },
+  listAgents: {
+    command: ['agent', 'list'],
+    summary: 'List the agents you claimed, with when each was last used',
+    columns: ['id', 'type', 'scopes', 'claimedAt:CLAIMED', 'lastUsedAt:LAST USED', 'revokedAt:REVOKED'],
+  },
+  revokeAgent: {
+    command: ['agent', 'revoke'],
+    summary: 'Revoke an agent: every token of it stops at once',
+    says: (value) => `Revoked agent ${String(value.id)}; its tokens no longer work.`,
+  },
+
+  listMyProjects: {
+    command: ['project', 'list'],
+    summary: 'List your projects',
+    columns: ['ownerUsername:OWNER', 'slug', 'title', 'url'],
+  },
+  createProject: {
+    command: ['project', 'create'],
+    summary: 'Create a project',
+    json: true,
+    says: (value) => `Created project ${String(value.ownerUsername)}/${String(value.slug)}: ${String(value.url)}`,
+    examples: [
+      'quire project create --owner-username ada --slug notes --title Notes --icon 📝',
+      'quire project create --json \'{"ownerUsername":"ada","slug":"notes","title":"Notes","icon":"📝"}\'',
+    ],
+  },
+  checkProjectSlug: {
+    command: ['project', 'slug-availability'],
+    summary: 'Check whether a project slug is free',
+    examples: ['quire project slug-availability --owner ada --slug notes'],
+  },
+
+  listWorkspaces: {
+    command: ['workspace', 'list'],
+    summary: 'List the workspaces you belong to',
+    columns: ['id', 'slug', 'name', 'role', 'plan'],
+  },
+  createWorkspace: {
+    command: ['workspace', 'create'],
+    summary: 'Create a team workspace',
+    json: true,
+    says: (value) => `Created workspace ${String(value.slug)} (${String(value.id)}).`,
+    examples: ['quire workspace create --slug acme --name "Acme Inc."'],
+  },
+  listWorkspaceMembers: {
+    command: ['workspace', 'members'],
+    summary: "List a workspace's members",
+    columns: ['username', 'email', 'role', 'joinedAt:JOINED'],
+  },
+  listWorkspaceProjects: {
+    command: ['workspace', 'projects'],
+    summary: "List a workspace's projects",
+    columns: ['ownerUsername:OWNER', 'slug', 'title', 'url'],
+  },
+  listWorkspaceArtifacts: {
+    command: ['workspace', 'artifacts'],
+    summary: "List the artifacts of a workspace's projects",
+    columns: ['ownerUsername:OWNER', 'projectSlug:PROJECT', 'slug', 'latestVersion:VERSION', 'title', 'updatedAt:UPDATED'],
+  },
+  createInvitation: {
+    command: ['workspace', 'invite'],
+    summary: 'Invite someone by email',
+    json: true,
+    says: (value) => `Invited ${String(value.email)} to ${String(value.workspaceSlug)} as ${String(value.role)} (${String(value.id)}).`,
+    examples: ['quire workspace invite ws_01jc0000000000000000000000 --email bob@example.com --role admin'],
+  },
+  listInvitations: {
+    command: ['workspace', 'invitations'],
+    summary: "List a workspace's invitations",
+    columns: ['id', 'email', 'role', 'status', 'expiresAt:EXPIRES'],
+  },
+  revokeInvitation: {
+    command: ['workspace', 'revoke-invite'],
+    summary: 'Revoke a pending invitation',
+    says: (value) => `Revoked the invitation of ${String(value.email)}.`,
+  },
+  acceptInvitation: {
+    command: ['workspace', 'accept-invite'],
+    summary: 'Accept an invitation to your verified email',
+    says: (value) => `You joined ${String(value.workspaceSlug)} as ${String(value.role)}.`,
+  },
+  listWorkspaceAuditEvents: {
+    command: ['workspace', 'audit'],
+    summary: "List a workspace's audit events",
+    columns: ['at:WHEN', 'action', 'actor.label', 'via.surface:VIA', 'artifactId:ARTIFACT'],
+  },
+
+  listMyArtifacts: {
+    command: ['artifact', 'list'],
+    summary: 'List your artifacts',
+    columns: ['ownerUsername:OWNER', 'projectSlug:PROJECT', 'slug', 'latestVersion:VERSION', 'title', 'updatedAt:UPDATED'],
+    examples: ['quire artifact list', 'quire artifact list --format json --fields url,latestVersion', 'quire artifact list --ndjson'],
+  },
+  createArtifact: {
+    command: ['artifact', 'create'],
+    summary: 'Create an artifact with its first version (quire push does this from a file)',
+    json: true,
+    flags: { 'body.content': { file: true } },
+    says: (value) => `Created ${at(value)} version ${String(value.latestVersion)}: ${String(value.url)}`,
+    examples: [
+      'quire artifact create --owner-username ada --project-slug notes --slug plan --type md --title Plan --content-file plan.md --changelog "First draft"',
+      'quire artifact create --json @artifact.json',
+    ],
+  },
+  getArtifact: {
+    command: ['artifact', 'get'],
+    summary: 'Show an artifact',
+    examples: ['quire artifact get ada/notes/plan', 'quire artifact get --artifact-id art_01jc0000000000000000000000'],
+  },
+  appendVersion: {
+    command: ['artifact', 'update'],
+    summary: 'Append a version with new content',
+    json: true,
+    flags: { 'body.content': { file: true } },
+    says: (value, named) => `Appended version ${String(value.versionNumber)} to ${named ?? String(value.artifactId)}.`,
+    examples: [
+      'quire artifact update ada/notes/plan --content-file plan.md --expected-latest-version 3',
+      'quire artifact update ada/notes/plan --json @version.json',
+      'cat plan.md | quire artifact update ada/notes/plan --content-file - --expected-latest-version 3 --changelog "Fix typos"',
+    ],
+  },
+  restoreVersion: {
+    command: ['artifact', 'restore'],
+    summary: 'Restore version N as a new head version',
+    flags: version,
+    says: (value, named) =>
+      `Restored version ${String(value.restoredFrom)} of ${named ?? String(value.artifactId)} as version ${String(value.versionNumber)}.`,
+    examples: ['quire artifact restore ada/notes/plan --version 2'],
+  },
+  deleteArtifact: {
+    command: ['artifact', 'delete'],
+    summary: 'Delete an artifact (soft delete; its audit trail stays readable by its owner)',
+    says: (value, named) => `Deleted ${named ?? String(value.id)}; its owner can still read its audit trail.`,
+    examples: ['quire artifact delete ada/notes/plan --yes'],
+  },
+  getContent: {
+    command: ['artifact', 'content'],
+    summary: 'Print the content of the latest version, or of --version N',
+    textField: 'content',
+    examples: ['quire artifact content ada/notes/plan', 'quire artifact content ada/notes/plan --version 2 > plan-v2.md'],
+  },
+  listVersions: {
+    command: ['artifact', 'versions'],
+    summary: "List an artifact's versions",
+    columns: ['versionNumber:VERSION', 'createdAt:CREATED', 'createdBy.label:BY', 'size', 'changelog'],
+    examples: ['quire artifact versions ada/notes/plan'],
+  },
+  diffVersions: {
+    command: ['artifact', 'diff'],
+    summary: 'Print the unified diff between two versions',
+    textField: 'diff',
+    examples: ['quire artifact diff ada/notes/plan --from 1 --to 2'],
+  },
+  checkArtifactSlug: {
+    command: ['artifact', 'slug-availability'],
+    summary: 'Check whether an artifact slug is free in a project',
+    examples: ['quire artifact slug-availability --owner ada --project-slug notes --slug plan'],
+  },
+  previewArtifactUrl: {
+    command: ['artifact', 'url-preview'],
+    summary: 'Show the URL an artifact would get',
+    examples: ['quire artifact url-preview --owner ada --project-slug notes --slug plan'],
+  },
+  getArtifactAccess: { command: ['artifact', 'access', 'get'], summary: "Show an artifact's access settings" },
+  updateArtifactAccess: {
+    command: ['artifact', 'access', 'set'],
+    summary: "Change an artifact's access settings",
+    json: true,
+    says: (value) =>
+      `Access: ${value.publicView ? 'public' : 'private'}${value.publicEdit ? ', anyone signed in may edit' : ''}${
+        (value.viewerEmails as string[]).length ? `, viewers ${(value.viewerEmails as string[]).join(', ')}` : ''
+      }.`,
+    examples: [
+      'quire artifact access set ada/notes/plan --public-view',
+      'quire artifact access set ada/notes/plan --no-public-view --viewer-emails bob@example.com',
+    ],
+  },
+
+  resolveProjectPath: { command: ['path', 'project'], summary: 'Find a project by its path' },
+  resolveArtifactPath: {
+    command: ['path', 'artifact'],
+    summary: 'Find an artifact by its path',
+    examples: ['quire path artifact --owner ada --project-slug notes --slug plan'],
+  },
+
+  createShareLink: {
+    command: ['share', 'create'],
+    summary: 'Create a share link (its URL is shown once)',
+    says: (value) =>
+      `Share link ${String(value.id)} (${String(value.role)}${value.expiresAt ? `, until ${String(value.expiresAt)}` : ''}), shown once:\n${String(value.url)}`,
+    examples: ['quire share create ada/notes/plan --role viewer --expires-at 2026-12-31T23:59:59Z'],
+  },
+  listShareLinks: {
+    command: ['share', 'list'],
+    summary: "List an artifact's share links",
+    columns: ['id', 'role', 'status', 'prefix', 'expiresAt:EXPIRES', 'createdAt:CREATED'],
+  },
+  revokeShareLink: {
+    command: ['share', 'revoke'],
+    summary: 'Revoke a share link at once',
+    says: (value) => `Revoked share link ${String(value.id)}.`,
+  },
+
+  listAuditEvents: {
+    command: ['audit', 'list'],
+    summary: "List audit events: an artifact's, or your account's",
+    columns: ['at:WHEN', 'action', 'actor.label', 'via.surface:VIA', 'artifactId:ARTIFACT'],
+    examples: ['quire audit list ada/notes/plan', 'quire audit list --action artifact.deleted'],
+  },
+} as const satisfies CliOverrides

@@ -1,0 +1,146 @@
+import { artifactTypes } from '@quire/core/contract'
+import type { CommandSpec, PositionalSpec } from './types.ts'
+
+/*
+ * The commands of the CLI's own: signing in and out, publishing a file, editing an artifact in
+ * $EDITOR, opening it in the browser, the MCP server over stdio, the catalog and completion.
+ * Each has a handler module under commands/ (loaded only when it runs).
+ */
+
+const artifact: PositionalSpec = {
+  name: 'artifact',
+  kind: 'artifact',
+  flag: 'artifact-id',
+  description: 'The artifact: OWNER/PROJECT/SLUG, its URL, or its id',
+}
+const artifactId = { name: 'artifact-id', type: 'string', description: 'Artifact id (art_…), if not given as OWNER/PROJECT/SLUG' } as const
+
+export const login: CommandSpec = {
+  path: ['login'],
+  summary: 'Sign in through the browser (OAuth, PKCE) and keep the token in the OS credential store; with --token-stdin, store that token',
+  operation: null,
+  options: [],
+  mutates: true,
+  output: 'object',
+  handler: 'login',
+  examples: ['quire login', 'printf %s "$QUIRE_KEY" | quire login --token-stdin'],
+}
+
+export const logout: CommandSpec = {
+  path: ['logout'],
+  summary: 'Revoke and forget the stored credential for the base URL',
+  operation: null,
+  options: [],
+  mutates: true,
+  output: 'object',
+  handler: 'logout',
+}
+
+export const authStatus: CommandSpec = {
+  path: ['auth', 'status'],
+  summary: 'Show which credential would be used and where it comes from (never the secret)',
+  operation: null,
+  options: [],
+  mutates: false,
+  output: 'object',
+  handler: 'authStatus',
+}
+
+/** Publishing a file (push rules: commands/push-rules.ts). */
+export const push: CommandSpec = {
+  path: ['push'],
+  summary: 'Publish a file: create the artifact, or append a version when it exists',
+  operation: 'createArtifact',
+  options: [
+    { name: 'owner', type: 'string', required: true, description: 'Owner namespace (username or workspace slug)' },
+    { name: 'project-slug', type: 'string', required: true, description: 'Project slug' },
+    { name: 'file', type: 'string', required: true, description: 'The file to publish (- for standard input, with --slug)' },
+    { name: 'slug', type: 'string', description: "Artifact slug (default: from the file's name)" },
+    { name: 'title', type: 'string', description: 'Title (default: the first Markdown heading, else the file name)' },
+    { name: 'type', type: 'string', description: "Artifact type (default: from the file's extension)", choices: artifactTypes },
+    { name: 'changelog', type: 'string', description: 'What changed (default: "Pushed <file name>")' },
+    { name: 'public', type: 'boolean', description: 'Make a new artifact publicly viewable (default: private)' },
+  ],
+  mutates: true,
+  output: 'object',
+  handler: 'push',
+  says: (value) =>
+    `${value.action === 'created' ? 'Created' : value.action === 'appended' ? 'Updated' : 'Unchanged:'} ${String(value.url)} version ${String(value.version)}`,
+  examples: [
+    'quire push --owner ada --project-slug notes --file plan.md',
+    'cat plan.md | quire push --owner ada --project-slug notes --file - --slug plan',
+  ],
+}
+
+export const edit: CommandSpec = {
+  path: ['artifact', 'edit'],
+  summary: 'Edit the latest content in $EDITOR and append it as a new version (refused if someone else got there first)',
+  operation: null,
+  positionals: [artifact],
+  options: [artifactId, { name: 'changelog', type: 'string', description: 'What changed (default: "Edited with quire")' }],
+  mutates: true,
+  output: 'object',
+  handler: 'edit',
+  says: (value) =>
+    value.action === 'unchanged' ? `Unchanged: ${String(value.url)}` : `Updated ${String(value.url)} version ${String(value.version)}`,
+  examples: [
+    'quire artifact edit ada/notes/plan',
+    'EDITOR="code --wait" quire artifact edit ada/notes/plan --changelog "Tighten the intro"',
+  ],
+}
+
+export const open: CommandSpec = {
+  path: ['artifact', 'open'],
+  summary: "Open the artifact's page in the browser (the URL is printed too)",
+  operation: null,
+  positionals: [artifact],
+  options: [artifactId],
+  mutates: false,
+  output: 'object',
+  handler: 'open',
+  says: (value) => String(value.url),
+  examples: ['quire artifact open ada/notes/plan'],
+}
+
+/**
+ * `quire mcp`: the MCP server of `@quire/mcp` (the same 22 tools as the web app's `/mcp`) over
+ * stdio, for MCP hosts that launch local servers. It calls no one operation of its own: each tool
+ * call is a REST call made with the CLI's credential, named `mcp` in the audit trail.
+ */
+export const mcp: CommandSpec = {
+  path: ['mcp'],
+  summary:
+    'Serve the Quire MCP tools over stdio (for MCP hosts that launch local servers), calling the API with the credential other commands use',
+  operation: null,
+  options: [],
+  // The tools change things, but not this command: the host's calls do (and --dry-run cannot apply to them).
+  mutates: false,
+  output: 'object',
+  handler: 'mcp',
+  examples: ['quire mcp', 'AGENT_SERVICE_TOKEN="$QUIRE_KEY" quire mcp --base-url https://api.quire.example'],
+}
+
+export const schema: CommandSpec = {
+  path: ['schema'],
+  summary: 'Print the machine-readable catalog of commands, flags, environment variables and exit codes',
+  operation: null,
+  options: [],
+  mutates: false,
+  output: 'object',
+  handler: 'schema',
+}
+
+export const completion: CommandSpec = {
+  path: ['completion'],
+  summary: 'Print a shell completion script (bash, zsh or fish)',
+  operation: null,
+  positionals: [{ name: 'shell', kind: 'id', flag: 'shell', description: 'bash, zsh or fish' }],
+  options: [{ name: 'shell', type: 'string', choices: ['bash', 'zsh', 'fish'], description: 'The shell (default: from $SHELL)' }],
+  mutates: false,
+  output: 'object',
+  handler: 'completion',
+  examples: [
+    'quire completion bash > ~/.local/share/bash-completion/completions/quire',
+    'quire completion fish > ~/.config/fish/completions/quire.fish',
+  ],
+}

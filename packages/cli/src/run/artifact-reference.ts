@@ -1,0 +1,58 @@
+import { isQuireApiError, type QuireClient } from '@quire/client'
+import { CliError } from './cli-error.ts'
+
+/**
+ * How a person names an artifact on the command line: its id (`art_…`), its path
+ * `OWNER/PROJECT/SLUG` (as `gh` takes `OWNER/REPO`), or its web URL
+ * (`https://quire.example/OWNER/PROJECT/SLUG`, as the artifact's `url` reads). A path or URL is
+ * resolved through the by-path operation; an id is used as it is.
+ */
+export type ArtifactReference = { readonly id: string } | { readonly owner: string; readonly projectSlug: string; readonly slug: string }
+
+const artifactIdPattern = /^art_[0-9a-z]{26}$/
+
+export function parseArtifactReference(text: string): ArtifactReference {
+  const value = text.trim()
+  if (artifactIdPattern.test(value)) return { id: value }
+  let segments: string[]
+  if (/^https?:\/\//i.test(value)) {
+    let url: URL
+    try {
+      url = new URL(value)
+    } catch {
+      throw invalid(text)
+    }
+    // The web app may live under a path prefix: the artifact is the last three segments.
+    segments = url.pathname.split('/').filter(Boolean).slice(-3).map(decodeURIComponent)
+  } else {
+    segments = value.split('/')
+  }
+  const [owner, projectSlug, slug] = segments
+  if (segments.length !== 3 || !owner || !projectSlug || !slug) throw invalid(text)
+  return { owner, projectSlug, slug }
+}
+
+function invalid(text: string): CliError {
+  return new CliError('usage', `"${text}" does not name an artifact.`, {
+    hint: "Give OWNER/PROJECT/SLUG (e.g. ada/notes/plan), the artifact's URL, or its id (art_…).",
+  })
+}
+
+/** The artifact's id. A path or URL costs one by-path read (not found: exit 3, as any read). */
+export async function resolveArtifactId(client: () => Promise<QuireClient>, text: string): Promise<string> {
+  const reference = parseArtifactReference(text)
+  if ('id' in reference) return reference.id
+  const path = `${reference.owner}/${reference.projectSlug}/${reference.slug}`
+  try {
+    const artifact = await (await client()).call('resolveArtifactPath', {
+      params: { owner: reference.owner, projectSlug: reference.projectSlug, slug: reference.slug },
+    })
+    return artifact.id
+  } catch (error) {
+    if (!isQuireApiError(error, 'not_found')) throw error
+    throw new CliError('not_found', `No artifact at ${path} that this credential can see.`, {
+      code: 'not_found',
+      hint: 'quire artifact list shows the artifacts you can see. A deleted artifact has no path any more: name it by its id (art_…).',
+    })
+  }
+}

@@ -1,0 +1,126 @@
+import { globalFlags } from '../registry/globals.ts'
+import type { CommandSpec } from '../registry/types.ts'
+import type { Node } from './command-line.ts'
+import { flagUsage } from './command-line.ts'
+import { exitCodes } from './exit-codes.ts'
+
+/**
+ * `--help`, rendered from the registry: what the command does, how to type it, its own flags
+ * first, then the global ones, examples, and what each exit code means.
+ */
+
+export const groupSummaries: Readonly<Record<string, string>> = {
+  auth: 'Credentials: where the token comes from',
+  profile: 'Your profile',
+  keys: 'API keys',
+  agent: 'The agents you claimed (auth.md)',
+  project: 'Projects',
+  workspace: 'Team workspaces, members and invitations',
+  artifact: 'Artifacts and their versions',
+  access: "An artifact's access settings",
+  path: 'Find projects and artifacts by path',
+  share: 'Share links',
+  audit: 'The audit trail',
+}
+
+function rows(pairs: readonly (readonly [string, string])[]): string[] {
+  const width = Math.min(40, Math.max(...pairs.map(([left]) => left.length)))
+  return pairs.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`.trimEnd())
+}
+
+function globalSection(): string[] {
+  return [
+    'Global flags:',
+    ...rows(
+      globalFlags.map((flag) => [
+        flagUsage({ name: flag.name, type: flag.type, ...(flag.choices ? { choices: flag.choices } : {}) }),
+        flag.description + (flag.env ? ` [env ${flag.env}]` : ''),
+      ]),
+    ),
+  ]
+}
+
+function exitSection(): string[] {
+  return ['Exit codes:', ...rows(Object.values(exitCodes).map((e) => [String(e.code), e.meaning]))]
+}
+
+/** `(required)`, or how else a required input may be given. */
+function requirement(spec: CommandSpec, option: CommandSpec['options'][number]): string {
+  if (!option.required) return ''
+  const positional = spec.positionals?.find((p) => p.flag === option.name)
+  if (positional) return `(or give ${positional.name.toUpperCase()})`
+  if (option.to?.startsWith('body.') && spec.options.some((o) => o.to === 'body')) return '(required, here or in --json)'
+  return '(required)'
+}
+
+function commandHelp(spec: CommandSpec): string[] {
+  const positionals = spec.positionals ?? []
+  const usage = ['quire', ...spec.path, ...positionals.map((p) => `[${p.name.toUpperCase()}]`), '[flags]'].join(' ')
+  const own = [
+    ...spec.options.map(
+      (option) =>
+        [
+          flagUsage(option),
+          [
+            option.description,
+            requirement(spec, option),
+            option.choices && option.choices.length > 4 ? `One of: ${option.choices.join(', ')}.` : '',
+            option.example && option.type !== 'boolean' ? `e.g. ${option.example}` : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
+        ] as const,
+    ),
+    ...(spec.destructive ? [['--yes, -y', 'Do it without asking (needed when standard input is not a terminal)'] as const] : []),
+  ]
+  return [
+    spec.summary,
+    '',
+    `Usage: ${usage}`,
+    ...(positionals.length ? ['', 'Arguments:', ...rows(positionals.map((p) => [p.name.toUpperCase(), p.description]))] : []),
+    ...(own.length ? ['', 'Flags:', ...rows(own)] : []),
+    ...(spec.mutates && spec.operation ? ['', 'With --dry-run, prints the request and sends nothing.'] : []),
+    '',
+    ...globalSection(),
+    ...(spec.examples?.length ? ['', 'Examples:', ...spec.examples.map((e) => `  $ ${e}`)] : []),
+    '',
+    ...exitSection(),
+  ]
+}
+
+function groupHelp(node: Node): string[] {
+  const name = ['quire', ...node.path].join(' ')
+  const leaf = (child: Node) => child.spec?.summary ?? groupSummaries[child.path.at(-1) ?? ''] ?? ''
+  const lines = [...node.children.values()].map((child) => [child.path.at(-1) ?? '', leaf(child)] as const)
+  const root = node.path.length === 0
+  return [
+    root
+      ? 'quire: publish versioned documents, share them, and see every change (Quire).'
+      : (groupSummaries[node.path.at(-1) ?? ''] ?? name),
+    '',
+    `Usage: ${name} <${root ? 'command' : 'subcommand'}> [flags]`,
+    '',
+    root ? 'Commands:' : 'Subcommands:',
+    ...rows(lines),
+    '',
+    ...globalSection(),
+    ...(root
+      ? [
+          '',
+          'Examples:',
+          '  $ quire login',
+          '  $ quire push --owner ada --project-slug notes --file plan.md',
+          '  $ quire artifact content ada/notes/plan',
+          '  $ quire artifact list --format json --fields url,latestVersion',
+        ]
+      : []),
+    '',
+    `${name} <${root ? 'command' : 'subcommand'}> --help shows its flags and examples.`,
+    ...(root ? ['', ...exitSection(), '', 'Docs: https://github.com/quire/quire/tree/main/packages/cli'] : []),
+  ]
+}
+
+/** The help text for a node of the command tree (a command, a group, or the root). */
+export function helpText(node: Node): string {
+  return `${(node.spec ? commandHelp(node.spec) : groupHelp(node)).join('\n')}\n`
+}

@@ -98,7 +98,9 @@ describe('the OS credential store (Secret Service)', () => {
           store: { backend: 'secret-service', reachable: true, stored: true },
         })
       } else {
-        expect(status.stdout).toMatch(/^Source:\s+keyring$/m)
+        expect(status.stdout).toMatch(
+          /^Signed in to http:\/\/127\.0\.0\.1:\d+ as ada \(ada@example\.com\), with a token from the OS credential store\.\nOS credential store \(secret-service\): holds a token for this base URL\.\n$/,
+        )
       }
     }
     // --debug shows the requests, with the credential redacted.

@@ -131,6 +131,14 @@ describe('artifacts by path, body fields as flags, output like gh', () => {
     // The description was never set: no line for it, and no line ends empty.
     expect(details.stdout).not.toContain('Description')
     expect(details.stdout).not.toMatch(/:\s*$/m)
+    // As `gh auth status` reads: who, from where.
+    const status = await as(['auth', 'status'])
+    expect(status.stdout.split('\n')[0]).toBe(
+      `Signed in to ${quire.apiUrl} as ada (ada@example.com), with a token from AGENT_SERVICE_TOKEN.`,
+    )
+    const signedOut = await quire.cli(['auth', 'status'])
+    expect(signedOut.stdout).toContain(`Not signed in to ${quire.apiUrl}: no credential.`)
+    expect(signedOut.stdout).toContain('run quire login')
     // --fields narrows the details too.
     expect((await as(['artifact', 'get', 'ada/notes/plan', '--fields', 'url,latestVersion'])).stdout).toMatch(
       /^URL:\s+\S+\nLatest version:\s+5\n$/,

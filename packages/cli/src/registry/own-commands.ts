@@ -1,5 +1,5 @@
 import { artifactTypes } from '@quire/core/contract'
-import type { CommandSpec, PositionalSpec } from './types.ts'
+import type { CommandSpec, Fields, PositionalSpec } from './types.ts'
 
 /*
  * The commands of the CLI's own: signing in and out, publishing a file, editing an artifact in
@@ -36,6 +36,34 @@ export const logout: CommandSpec = {
   handler: 'logout',
 }
 
+const sourceNames: Readonly<Record<string, string>> = {
+  flag: '--token',
+  stdin: '--token-stdin',
+  env: 'AGENT_SERVICE_TOKEN',
+  keyring: 'the OS credential store',
+}
+
+/** `quire auth status` for people, as `gh auth status` reads: who, from where, and the store. */
+function authSummary(value: Fields): string {
+  const user = value.user as { username: string; email: string } | null
+  const store = value.store as { backend: string; reachable: boolean; error?: string; stored: boolean | null; storedKind: string | null }
+  const from = sourceNames[String(value.source)] ?? String(value.source)
+  const credential =
+    value.source === 'none'
+      ? `Not signed in to ${String(value.baseUrl)}: no credential.`
+      : value.valid === true && user
+        ? `Signed in to ${String(value.baseUrl)} as ${user.username} (${user.email}), with a ${String(value.kind)} from ${from}${value.expiresAt ? `, until ${String(value.expiresAt)}` : ''}.`
+        : value.valid === false
+          ? `The credential from ${from} was refused by ${String(value.baseUrl)} (${String(value.problem)}).`
+          : `A credential from ${from}, ${String(value.problem ?? 'not checked')}.`
+  const kept = !store.reachable
+    ? `not reachable${store.error ? ` (${store.error})` : ''}`
+    : store.stored
+      ? `holds a ${store.storedKind ?? 'token'} for this base URL`
+      : 'holds nothing for this base URL'
+  return [credential, `OS credential store (${store.backend}): ${kept}.`, ...(value.hint ? [String(value.hint)] : [])].join('\n')
+}
+
 export const authStatus: CommandSpec = {
   path: ['auth', 'status'],
   summary: 'Show which credential would be used and where it comes from (never the secret)',
@@ -44,6 +72,7 @@ export const authStatus: CommandSpec = {
   mutates: false,
   output: 'object',
   handler: 'authStatus',
+  says: authSummary,
 }
 
 /** Publishing a file (push rules: commands/push-rules.ts). */

@@ -174,14 +174,14 @@ export function flagUsage(option: Pick<OptionSpec, 'name' | 'type' | 'file' | 'f
   if (option.type === 'boolean') return `--${option.name}`
   const value = option.file
     ? 'file'
-    : option.choices
-      ? option.choices.length <= 4
-        ? option.choices.join('|')
-        : 'choice'
-      : option.type === 'number'
-        ? 'n'
-        : option.type === 'array'
-          ? 'a,b'
+    : option.type === 'array'
+      ? 'a,b'
+      : option.choices
+        ? option.choices.length <= 4
+          ? option.choices.join('|')
+          : 'choice'
+        : option.type === 'number'
+          ? 'n'
           : option.format === 'date-time'
             ? 'time'
             : 'string'

@@ -45,7 +45,7 @@ function exitSection(): string[] {
 }
 
 /** `(required)`, or how else a required input may be given. */
-function requirement(spec: CommandSpec, option: CommandSpec['options'][number]): string {
+function requirementOf(spec: CommandSpec, option: CommandSpec['options'][number]): string {
   if (!option.required) return ''
   const positional = spec.positionals?.find((p) => p.flag === option.name)
   if (positional) return `(or give ${positional.name.toUpperCase()})`
@@ -57,20 +57,12 @@ function commandHelp(spec: CommandSpec): string[] {
   const positionals = spec.positionals ?? []
   const usage = ['quire', ...spec.path, ...positionals.map((p) => `[${p.name.toUpperCase()}]`), '[flags]'].join(' ')
   const own = [
-    ...spec.options.map(
-      (option) =>
-        [
-          flagUsage(option),
-          [
-            option.description,
-            requirement(spec, option),
-            option.choices && option.choices.length > 4 ? `One of: ${option.choices.join(', ')}.` : '',
-            option.example && option.type !== 'boolean' ? `e.g. ${option.example}` : '',
-          ]
-            .filter(Boolean)
-            .join(' '),
-        ] as const,
-    ),
+    ...spec.options.map((option) => {
+      const requirement = requirementOf(spec, option)
+      const example = option.example && option.type !== 'boolean' ? ` (e.g. ${option.example})` : ''
+      const choices = option.choices && option.choices.length > 4 ? ` One of: ${option.choices.join(', ')}.` : ''
+      return [flagUsage(option), `${option.description}${requirement ? ` ${requirement}` : ''}${example}.${choices}`] as const
+    }),
     ...(spec.destructive ? [['--yes, -y', 'Do it without asking (needed when standard input is not a terminal)'] as const] : []),
   ]
   return [

@@ -2,10 +2,13 @@ import type { FetchLike } from '@quire/client'
 
 type NodeHttp = typeof import('node:http')
 
-/** `node:http` or `node:https`, without the static import that would load fetch's undici with it. */
-function httpModule(protocol: string): NodeHttp {
+/**
+ * `node:http` or `node:https`, without the static import that would load fetch's undici with it
+ * (`process.getBuiltinModule`, Node 22.3+; before that, the import).
+ */
+async function httpModule(protocol: string): Promise<NodeHttp> {
   const name = protocol === 'https:' ? 'node:https' : 'node:http'
-  return process.getBuiltinModule(name) as NodeHttp
+  return (process.getBuiltinModule?.(name) as NodeHttp | undefined) ?? ((await import(name)) as NodeHttp)
 }
 
 /** The part of a fetch `Response` the typed client reads: status, headers, the body as text. */
@@ -31,10 +34,11 @@ function responseOf(status: number, headers: NodeJS.Dict<string | string[]>, tex
  * headers and body it builds are sent as they are, an abort (the time limit) ends the request,
  * and the answer is read whole.
  */
-export const nodeHttpFetch: FetchLike = (url, init) =>
-  new Promise((resolve, reject) => {
-    const target = new URL(url)
-    const request = httpModule(target.protocol).request(
+export const nodeHttpFetch: FetchLike = async (url, init) => {
+  const target = new URL(url)
+  const http = await httpModule(target.protocol)
+  return new Promise((resolve, reject) => {
+    const request = http.request(
       target,
       { method: init.method ?? 'GET', headers: init.headers as Record<string, string>, ...(init.signal ? { signal: init.signal } : {}) },
       (response) => {
@@ -47,3 +51,4 @@ export const nodeHttpFetch: FetchLike = (url, init) =>
     request.once('error', reject)
     request.end(typeof init.body === 'string' ? init.body : undefined)
   })
+}

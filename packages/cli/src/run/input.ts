@@ -144,10 +144,14 @@ export async function operationInput(context: CommandContext, args: Args): Promi
   return input
 }
 
-/** "delete the artifact ada/notes/plan": what a confirmation asks about, as the person named it. */
+/** "Delete artifact ada/notes/plan", "Revoke API key key_…": what a confirmation asks about, as the person named it. */
 export function describe(spec: CommandSpec, args: Args): string {
-  const named = (spec.positionals ?? []).map((p) => args[camel(p.flag)]).filter((v) => v !== undefined)
-  const what = spec.path.slice(0, -1).join(' ')
-  const verb = spec.path.at(-1) ?? ''
-  return `${verb.charAt(0).toUpperCase()}${verb.slice(1)} ${what}${named.length ? ` ${named.join(' ')}` : ''}`
+  const positional = spec.positionals?.[0]
+  const named = positional ? args[camel(positional.flag)] : undefined
+  const verb = (spec.path.at(-1) ?? '').split('-')[0] ?? ''
+  const noun =
+    spec.path.length > 2
+      ? spec.path.slice(0, -1).join(' ')
+      : (positional?.name.replaceAll('-', ' ').replace(/\bapi\b/, 'API') ?? spec.path[0])
+  return `${verb.charAt(0).toUpperCase()}${verb.slice(1)} ${noun}${named === undefined ? '' : ` ${String(named)}`}`
 }

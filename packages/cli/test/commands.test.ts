@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ansi, runOnTerminal } from './pty.ts'
 import { type Finished, type Quire, startQuire } from './quire-process.ts'
 
 let quire: Quire
@@ -38,9 +39,6 @@ function errorOf(done: Finished): { code: string; message: string; exitCode: num
   expect(lines).toHaveLength(1)
   return JSON.parse(lines[0] ?? '').error
 }
-
-/** An ANSI escape sequence (ESC then `[`). */
-const ansi = new RegExp(`${String.fromCharCode(27)}\\[`)
 
 describe('quire, every command against a running server', () => {
   let projectOwner = ''
@@ -386,10 +384,10 @@ describe('quire, failures and conventions', () => {
   })
 
   it('colour only on a terminal, and never with NO_COLOR', async () => {
-    const script = (env: string) => runInPty(`${env} AGENT_SERVICE_TOKEN=${ada} AGENT_SERVICE_BASE_URL=${quire.apiUrl}`)
-    const colour = await script('')
-    expect(colour).toMatch(ansi)
-    const plain = await script('NO_COLOR=1')
+    const list = (env: Record<string, string> = {}) =>
+      runOnTerminal(['project', 'list'], { env: quire.cliEnv({ AGENT_SERVICE_TOKEN: ada, ...env }) })
+    expect((await list()).stdout).toMatch(ansi)
+    const plain = (await list({ NO_COLOR: '1' })).stdout
     expect(plain).not.toMatch(ansi)
     expect(plain).toContain('SLUG')
   })
@@ -403,12 +401,3 @@ describe('quire, failures and conventions', () => {
     expect(done.stdout).toContain('quire')
   })
 })
-
-/** `quire project list` under a pseudo-terminal (util-linux `script`), returning what it printed. */
-async function runInPty(envAssignments: string): Promise<string> {
-  const { spawnSync } = await import('node:child_process')
-  const { cliEntry } = await import('./quire-process.ts')
-  const command = `env -i PATH="${process.env.PATH}" HOME="${quire.home}" ${envAssignments} "${process.execPath}" --conditions=source "${cliEntry}" project list`
-  const result = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', timeout: 20_000 })
-  return result.stdout
-}

@@ -8,7 +8,7 @@ import { chmod, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ansi, plain, runOnTerminal } from './pty.ts'
-import { type Finished, type Quire, startQuire } from './quire-process.ts'
+import { cliEntry, type Finished, type Quire, startQuire } from './quire-process.ts'
 
 let quire: Quire
 let ada = ''
@@ -171,6 +171,10 @@ describe('errors that say what to do next', () => {
     )
     const role = await as(['share', 'create', 'ada/notes/plan', '--role', 'owner'])
     expect(role.stderr).toContain('--role must be one of viewer, editor, not "owner".')
+    // A command with a handler of its own is checked the same way (push reads no file for it).
+    const type = await as(['push', '--owner', 'ada', '--project-slug', 'notes', '--file', 'missing.md', '--type', 'docx'])
+    expect(type.code).toBe(2)
+    expect(type.stderr).toContain('error: --type must be one of md, txt, html, json, yaml, csv, mermaid, svg, not "docx".')
     const number = await as(['artifact', 'diff', 'ada/notes/plan', '--from', 'one', '--to', '2'])
     expect(number.stderr).toBe('error: --from takes a whole number, not "one".\nhint: e.g. --from 2\n')
     const missing = await as(['artifact', 'update', 'ada/notes/plan', '--expected-latest-version', '5'])
@@ -281,7 +285,7 @@ describe('on a terminal', () => {
   it('artifact edit refused on a conflict: shows the diff it missed, writes nothing, and keeps the edited text', async () => {
     const editor = join(quire.home, 'racing-editor.sh')
     // While "editing", someone else appends version 7; then the edit is saved.
-    const cli = `"${process.execPath}" --conditions=source "${(await import('./quire-process.ts')).cliEntry}"`
+    const cli = `"${process.execPath}" --conditions=source "${cliEntry}"`
     await writeFile(
       editor,
       `#!/bin/sh\nprintf 'theirs\\n' | ${cli} artifact update ada/notes/plan --content-file - --expected-latest-version 6 >/dev/null\nprintf 'Mine.\\n' >> "$1"\n`,

@@ -1,5 +1,7 @@
 import type { GlobalFlagSpec } from '../registry/globals.ts'
+import { completionShells } from '../registry/own-commands.ts'
 import type { CommandSpec, OptionSpec } from '../registry/types.ts'
+import { type Node as CommandNode, tree } from '../run/command-line.ts'
 
 /*
  * `quire completion <shell>`: a completion script for bash, zsh or fish, written from the command
@@ -7,7 +9,7 @@ import type { CommandSpec, OptionSpec } from '../registry/types.ts'
  * so a TAB runs no process; regenerate it after an upgrade.
  */
 
-export const completionShells = ['bash', 'zsh', 'fish'] as const
+export { completionShells }
 export type CompletionShell = (typeof completionShells)[number]
 
 /** How a flag's value completes: `none` is a switch; `any` takes a value with nothing to suggest. */
@@ -24,11 +26,11 @@ interface Flag {
 /** A node of the command tree: `[]` is `quire`, a group has children, a command has flags. */
 interface Node {
   readonly path: readonly string[]
-  readonly children: Node[]
-  summary: string
-  flags: readonly Flag[]
+  readonly children: readonly Node[]
+  readonly summary: string
+  readonly flags: readonly Flag[]
   /** The names of the command's positional arguments (completion offers nothing for them). */
-  positionals: readonly string[]
+  readonly positionals: readonly string[]
 }
 
 /** Flags the parser adds: `--help` everywhere, `--yes` on destructive commands. */
@@ -49,23 +51,16 @@ function flagOf(flag: Pick<OptionSpec, 'name' | 'type' | 'description' | 'choice
   return { name: flag.name, description: flag.description, value, repeats: flag.type === 'array' }
 }
 
-function tree(commands: readonly CommandSpec[]): Node {
-  const root: Node = { path: [], children: [], summary: '', flags: [], positionals: [] }
-  for (const command of commands) {
-    let node = root
-    for (const word of command.path) {
-      let child = node.children.find((c) => c.path.at(-1) === word)
-      if (!child) {
-        child = { path: [...node.path, word], children: [], summary: '', flags: [], positionals: [] }
-        node.children.push(child)
-      }
-      node = child
-    }
-    node.summary = command.summary
-    node.flags = [...command.options.map(flagOf), ...(command.destructive ? [yes] : [])]
-    node.positionals = command.positionals?.map((p) => p.name) ?? []
+/** The parser's command tree (run/command-line.ts), with what completion needs of each node. */
+function nodeOf(node: CommandNode): Node {
+  const spec = node.spec
+  return {
+    path: node.path,
+    children: [...node.children.values()].map(nodeOf),
+    summary: spec?.summary ?? '',
+    flags: spec ? [...spec.options.map(flagOf), ...(spec.destructive ? [yes] : [])] : [],
+    positionals: spec?.positionals?.map((p) => p.name) ?? [],
   }
-  return root
 }
 
 /** Every node, parents first. */
@@ -340,7 +335,7 @@ ${nodeLines.join('\n')}
 
 /** The completion script for `shell`, from the command rows and the global flags. */
 export function completionScript(shell: CompletionShell, commands: readonly CommandSpec[], globals: readonly GlobalFlagSpec[]): string {
-  const root = tree(commands)
+  const root = nodeOf(tree(commands))
   const flags = [...globals.map(flagOf), help]
   if (shell === 'bash') return bash(root, flags)
   if (shell === 'zsh') return zsh(root, flags)

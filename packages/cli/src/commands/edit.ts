@@ -31,9 +31,9 @@ export const edit: Handler = async (context, args) => {
     throw new CliError('usage', 'quire artifact edit needs a terminal (it opens $EDITOR), and --no-input forbids it.', {
       hint: 'Without a terminal: quire artifact update ARTIFACT --content-file FILE --expected-latest-version N',
     })
-  const artifactId = await context.artifactId(reference)
+  const artifact = await context.artifact(reference)
+  const artifactId = artifact.id
   const client = await context.client()
-  const artifact = await client.call('getArtifact', { params: { artifactId } })
   const opened = await client.call('getContent', { params: { artifactId }, query: { version: artifact.latestVersion } })
   const where = `${artifact.ownerUsername}/${artifact.projectSlug}/${artifact.slug}`
   const directory = await mkdtemp(join(tmpdir(), 'quire-edit-'))

@@ -7,8 +7,7 @@ export const open: Handler = async (context, args) => {
   const reference = args.artifactId as string | undefined
   if (reference === undefined)
     throw new CliError('usage', 'Name the artifact to open.', { hint: 'e.g. quire artifact open ada/notes/plan' })
-  const artifactId = await context.artifactId(reference)
-  const artifact = await (await context.client()).call('getArtifact', { params: { artifactId } })
+  const artifact = await context.artifact(reference)
   if (!context.globals.input) return { kind: 'value', value: { url: artifact.url, opened: false } }
   const launch = await openBrowser(context.env, artifact.url)
   if (launch.opened) context.progress(`Opening ${artifact.url} in your browser.`)

@@ -45,7 +45,10 @@ export interface Hidden {
 /** Every operation: its command (or commands), or why it has none. A missing or unknown id does not compile. */
 export type CliOverrides = { readonly [K in OperationId]: CommandOverride | readonly CommandOverride[] | Hidden }
 
-export const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+/** `latestVersion` → `latest version`: a field's name as words (flags, headers and labels are made of them). */
+export const words = (name: string) => name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)
+
+export const kebab = (name: string) => words(name).replaceAll(' ', '-')
 
 interface Schema {
   readonly type?: string
@@ -128,7 +131,7 @@ function optionsOf(part: 'params' | 'query' | 'body', schema: Schema | undefined
 function headerOf(field: string): string {
   const parts = field.split('.')
   const last = parts.length > 1 && (parts.at(-1) === 'label' || parts.at(-1) === 'surface') ? parts.at(-2) : parts.at(-1)
-  return (last ?? field).replace(/[A-Z]/g, (c) => ` ${c}`).toUpperCase()
+  return words(last ?? field).toUpperCase()
 }
 
 export function columnOf(spec: string): Column {

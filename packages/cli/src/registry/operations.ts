@@ -13,7 +13,7 @@ import type { Fields } from './types.ts'
 
 const at = (a: Fields) => `${String(a.ownerUsername)}/${String(a.projectSlug)}/${String(a.slug)}`
 
-/** `params.artifactId`… the artifact flag the spec names `--artifact-id`, and `--version` for a version number. */
+/** The spec's `--version` for a version number in the path (`params.versionNumber`). */
 const version = { 'params.versionNumber': { name: 'version' } } as const
 
 export const operationCommands = {

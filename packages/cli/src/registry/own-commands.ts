@@ -159,12 +159,15 @@ export const schema: CommandSpec = {
   handler: 'schema',
 }
 
+/** The shells `quire completion` writes a script for (commands/completion.ts). */
+export const completionShells = ['bash', 'zsh', 'fish'] as const
+
 export const completion: CommandSpec = {
   path: ['completion'],
   summary: 'Print a shell completion script (bash, zsh or fish)',
   operation: null,
-  positionals: [{ name: 'shell', kind: 'id', flag: 'shell', description: 'bash, zsh or fish' }],
-  options: [{ name: 'shell', type: 'string', choices: ['bash', 'zsh', 'fish'], description: 'The shell (default: from $SHELL)' }],
+  positionals: [{ name: 'shell', kind: 'id', flag: 'shell', description: completionShells.join(', ') }],
+  options: [{ name: 'shell', type: 'string', choices: completionShells, description: 'The shell (default: from $SHELL)' }],
   mutates: false,
   output: 'object',
   handler: 'completion',

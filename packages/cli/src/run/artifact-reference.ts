@@ -38,21 +38,34 @@ function invalid(text: string): CliError {
   })
 }
 
-/** The artifact's id. A path or URL costs one by-path read (not found: exit 3, as any read). */
-export async function resolveArtifactId(client: () => Promise<QuireClient>, text: string): Promise<string> {
-  const reference = parseArtifactReference(text)
-  if ('id' in reference) return reference.id
-  const path = `${reference.owner}/${reference.projectSlug}/${reference.slug}`
+type Artifact = Awaited<ReturnType<QuireClient['ops']['getArtifact']>>
+
+/** The artifact at a path; not found says how else to name it. */
+async function byPath(client: QuireClient, reference: Extract<ArtifactReference, { owner: string }>): Promise<Artifact> {
   try {
-    const artifact = await (await client()).call('resolveArtifactPath', {
-      params: { owner: reference.owner, projectSlug: reference.projectSlug, slug: reference.slug },
-    })
-    return artifact.id
+    return await client.call('resolveArtifactPath', { params: reference })
   } catch (error) {
     if (!isQuireApiError(error, 'not_found')) throw error
-    throw new CliError('not_found', `No artifact at ${path} that this credential can see.`, {
-      code: 'not_found',
-      hint: 'quire artifact list shows the artifacts you can see. A deleted artifact has no path any more: name it by its id (art_…).',
-    })
+    throw new CliError(
+      'not_found',
+      `No artifact at ${reference.owner}/${reference.projectSlug}/${reference.slug} that this credential can see.`,
+      {
+        code: 'not_found',
+        hint: 'quire artifact list shows the artifacts you can see. A deleted artifact has no path any more: name it by its id (art_…).',
+      },
+    )
   }
+}
+
+/** The artifact's id: an id as it is (no call), a path or URL by one by-path read. */
+export async function resolveArtifactId(client: () => Promise<QuireClient>, text: string): Promise<string> {
+  const reference = parseArtifactReference(text)
+  return 'id' in reference ? reference.id : (await byPath(await client(), reference)).id
+}
+
+/** The artifact itself, in one read: by id, or by path. */
+export async function resolveArtifact(client: () => Promise<QuireClient>, text: string): Promise<Artifact> {
+  const reference = parseArtifactReference(text)
+  const quire = await client()
+  return 'id' in reference ? quire.call('getArtifact', { params: { artifactId: reference.id } }) : byPath(quire, reference)
 }

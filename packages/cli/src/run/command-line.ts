@@ -117,6 +117,8 @@ export function read(argv: readonly string[], root: Node): Reading {
   const rest: string[] = []
   let help = false
   const flags: string[] = []
+  // The flags of the node reached so far, worked out again only when a word moves down the tree.
+  let known = knownFlags(node.spec)
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] as string
     if (word === '--') {
@@ -130,7 +132,6 @@ export function read(argv: readonly string[], root: Node): Reading {
       flags.push(name)
       rest.push(word)
       // A value flag takes the next word as its value (even one that starts with a dash).
-      const known = knownFlags(node.spec)
       const boolean = known.get(name) ?? known.get(name.replace(/^no-/, ''))
       if (boolean === false && !word.includes('=') && i + 1 < argv.length) rest.push(argv[++i] as string)
       continue
@@ -138,6 +139,7 @@ export function read(argv: readonly string[], root: Node): Reading {
     const child = node.spec ? undefined : node.children.get(word)
     if (child) {
       node = child
+      known = knownFlags(node.spec)
       continue
     }
     if (!node.spec && !help) {
@@ -153,12 +155,11 @@ export function read(argv: readonly string[], root: Node): Reading {
     positionals.push(word)
     rest.push(word)
   }
-  if (!help) checkFlags(flags, node)
+  if (!help) checkFlags(flags, node, known)
   return { node, positionals, rest, help }
 }
 
-function checkFlags(flags: readonly string[], node: Node): void {
-  const known = knownFlags(node.spec)
+function checkFlags(flags: readonly string[], node: Node, known: ReadonlyMap<string, boolean>): void {
   for (const name of flags) {
     if (known.has(name) || (name.startsWith('no-') && known.get(name.slice(3)) === true)) continue
     const suggestion = closest(name, known.keys())

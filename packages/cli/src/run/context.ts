@@ -1,6 +1,7 @@
 import type { QuireClient } from '@quire/client'
 import type { CliEnvironment } from '../config.ts'
 import type { CommandSpec } from '../registry/types.ts'
+import type { resolveArtifact } from './artifact-reference.ts'
 
 /** The global flags after parsing, with the environment folded in (flags win). */
 export interface Globals {
@@ -63,6 +64,8 @@ export interface CommandContext {
   confirm(question: string): Promise<boolean>
   /** The artifact id a flag or positional names: an id as is, OWNER/PROJECT/SLUG or a URL resolved by path. */
   artifactId(reference: string): Promise<string>
+  /** The artifact a flag or positional names, in one read (by id, or by path). */
+  artifact(reference: string): ReturnType<typeof resolveArtifact>
 }
 
 /** The flags of one command, by their camelCase names (yargs gives both spellings). */

@@ -3,6 +3,7 @@ import type { CommandSpec } from '../registry/types.ts'
 import type { Node } from './command-line.ts'
 import { flagUsage } from './command-line.ts'
 import { exitCodes } from './exit-codes.ts'
+import { otherWays } from './input.ts'
 
 /**
  * `--help`, rendered from the registry: what the command does, how to type it, its own flags
@@ -47,10 +48,8 @@ function exitSection(): string[] {
 /** `(required)`, or how else a required input may be given. */
 function requirementOf(spec: CommandSpec, option: CommandSpec['options'][number]): string {
   if (!option.required) return ''
-  const positional = spec.positionals?.find((p) => p.flag === option.name)
-  if (positional) return `(or give ${positional.name.toUpperCase()})`
-  if (option.to?.startsWith('body.') && spec.options.some((o) => o.to === 'body')) return '(required, here or in --json)'
-  return '(required)'
+  const { positional, json } = otherWays(spec, option)
+  return positional ? `(or give ${positional})` : json ? '(required, here or in --json)' : '(required)'
 }
 
 function commandHelp(spec: CommandSpec): string[] {

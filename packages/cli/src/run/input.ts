@@ -95,50 +95,66 @@ function hasPath(target: Record<string, unknown>, path: readonly string[]): bool
   return true
 }
 
-/** How to give a required input that is missing: its flag, the positional standing for it, or `--json`. */
-function missing(spec: CommandSpec, option: OptionSpec): CliError {
+/** The other ways a required input may be given: the positional standing for its flag, a field of `--json`. */
+export function otherWays(spec: CommandSpec, option: OptionSpec): { positional?: string; json: boolean } {
   const positional = spec.positionals?.find((p) => p.flag === option.name)
-  const ways = [
-    ...(positional ? [positional.name.toUpperCase()] : []),
-    `--${option.name}`,
-    ...(option.to?.startsWith('body.') && spec.options.some((o) => o.to === 'body') ? ['a field of --json'] : []),
-  ]
+  return {
+    ...(positional ? { positional: positional.name.toUpperCase() } : {}),
+    json: option.to?.startsWith('body.') === true && spec.options.some((o) => o.to === 'body'),
+  }
+}
+
+/** A required input that is missing, and every way to give it. */
+function missing(spec: CommandSpec, option: OptionSpec): CliError {
+  const { positional, json } = otherWays(spec, option)
+  const ways = [...(positional ? [positional] : []), `--${option.name}`, ...(json ? ['a field of --json'] : [])]
   return new CliError('usage', `Missing ${ways.join(' or ')}: ${option.description}.`, {
     hint: spec.examples?.[0] ? `e.g. ${spec.examples[0]}` : `See quire ${spec.path.join(' ')} --help.`,
   })
 }
 
 /**
- * The operation's input (params, query, body) from the command's flags, as the registry maps
- * them: `--json` first, each body-field flag over it; a file flag's text; an artifact named by
- * path or URL resolved to its id. Every required input is checked, and every value against its
- * schema's choices and format, before anything is sent.
+ * Every flag's value, checked against its schema (choices, format, whole numbers) and converted
+ * (numbers, lists, times to ISO 8601 UTC): for every command, handler or not, before it runs, so a
+ * mistake is named by its flag before any file is read or anything is sent.
+ */
+export function checkedArgs(spec: CommandSpec, args: Args): Args {
+  const checked: Record<string, unknown> = { ...args }
+  for (const option of spec.options) {
+    const key = camel(option.name)
+    const raw = args[key]
+    if (raw === undefined) continue
+    const value = option.type === 'array' ? listValue(raw) : option.type === 'number' ? wholeNumber(option, raw) : raw
+    checkValue(option, value)
+    checked[key] = option.format === 'date-time' ? new Date(String(value)).toISOString() : value
+  }
+  return checked
+}
+
+/**
+ * The operation's input (params, query, body) from the command's checked flags, as the registry
+ * maps them: `--json` first, each body-field flag over it; a file flag's text; an artifact named
+ * by path or URL resolved to its id. Every required input is present before a file is read or an
+ * artifact resolved.
  */
 export async function operationInput(context: CommandContext, args: Args): Promise<Record<string, unknown>> {
   const { spec, io } = context
   const input: Record<string, unknown> = {}
   const json = spec.options.find((o) => o.to === 'body')
   if (json && args[camel(json.name)] !== undefined) input.body = await jsonValue(String(args[camel(json.name)]), io)
-  // Every value is checked before any is used: no file is read and nothing is resolved for a command line with a mistake in it.
-  const given: { option: OptionSpec; path: string[]; raw: unknown; value: unknown }[] = []
+  const given: { option: OptionSpec; path: string[]; value: unknown }[] = []
   for (const option of spec.options) {
-    const raw = args[camel(option.name)]
+    const value = args[camel(option.name)]
     if (option.to === undefined || option.to === 'body') continue
     const path = option.to.split('.')
-    if (raw === undefined) {
-      // A required switch left off is false (`--access-public-view`); `--json` may hold it instead.
-      if (option.required && option.type === 'boolean' && !hasPath(input, path)) setPath(input, path, false)
-      if (option.required && !hasPath(input, path)) throw missing(spec, option)
-      continue
-    }
-    const value = option.type === 'array' ? listValue(raw) : option.type === 'number' ? wholeNumber(option, raw) : raw
-    checkValue(option, value)
-    given.push({ option, path, raw, value })
+    if (value !== undefined) given.push({ option, path, value })
+    // A required switch left off is false (`--access-public-view`); `--json` may hold it instead.
+    else if (option.required && option.type === 'boolean' && !hasPath(input, path)) setPath(input, path, false)
+    else if (option.required && !hasPath(input, path)) throw missing(spec, option)
   }
-  for (const { option, path, raw, value } of given) {
-    if (option.file) setPath(input, path, await readText(`--${option.name}`, String(raw), io))
-    else if (option.name === 'artifact-id') setPath(input, path, await context.artifactId(String(raw)))
-    else if (option.format === 'date-time') setPath(input, path, new Date(String(value)).toISOString())
+  for (const { option, path, value } of given) {
+    if (option.file) setPath(input, path, await readText(`--${option.name}`, String(value), io))
+    else if (option.name === 'artifact-id') setPath(input, path, await context.artifactId(String(value)))
     else setPath(input, path, value)
   }
   return input

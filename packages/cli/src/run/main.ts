@@ -6,7 +6,7 @@ import { commands } from '../registry/commands.ts'
 import { defaultBaseUrl, globalFlags } from '../registry/globals.ts'
 import type { CommandSpec } from '../registry/types.ts'
 import { cliVersion } from '../version.ts'
-import { resolveArtifactId } from './artifact-reference.ts'
+import { resolveArtifact, resolveArtifactId } from './artifact-reference.ts'
 import { callOperation } from './call-operation.ts'
 import { cliClient } from './cli-client.ts'
 import { CliError } from './cli-error.ts'
@@ -15,7 +15,7 @@ import type { Args, CommandContext, CommandResult, Globals, Io, ResolvedToken } 
 import { exitCodes, exitNameOf } from './exit-codes.ts'
 import { handlers } from './handlers.ts'
 import { helpText } from './help.ts'
-import { camel } from './input.ts'
+import { camel, checkedArgs } from './input.ts'
 import { renderer } from './output.ts'
 import { redact } from './redact.ts'
 
@@ -182,6 +182,7 @@ function contextFor(spec: CommandSpec, globals: Globals, env: CliEnvironment, io
       }
     },
     artifactId: (reference) => resolveArtifactId(() => context.client(), reference),
+    artifact: (reference) => resolveArtifact(() => context.client(), reference),
   }
   return context
 }
@@ -271,7 +272,7 @@ export async function main(argv: readonly string[], io: Io = processIo(), rawEnv
       return 0
     }
     spec = reading.node.spec
-    const args = withPositionals(spec, await parseFlags(spec, reading.rest), reading.positionals)
+    const args = checkedArgs(spec, withPositionals(spec, await parseFlags(spec, reading.rest), reading.positionals))
     named = typeof args.artifactId === 'string' ? args.artifactId : undefined
     globals = globalsOf(spec, args, env)
     const render = renderer(globals, io, { color: io.stdoutIsTty && globals.color })
@@ -284,9 +285,9 @@ export async function main(argv: readonly string[], io: Io = processIo(), rawEnv
     const failure = asCliError(error, globals, spec, named)
     const format = globals?.format ?? formatAsTyped(argv, env)
     const render = renderer({ format } as Globals, io, { color: io.stderrIsTty && !noColor })
-    render.error(failure, knownSecrets(argv, env))
-    if ((globals?.debug ?? env.debug) && error instanceof Error && error.stack)
-      io.stderr(`${redact(error.stack, knownSecrets(argv, env))}\n`)
+    const secrets = knownSecrets(argv, env)
+    render.error(failure, secrets)
+    if ((globals?.debug ?? env.debug) && error instanceof Error && error.stack) io.stderr(`${redact(error.stack, secrets)}\n`)
     return exitCodes[failure.exit].code
   }
 }

@@ -1,6 +1,6 @@
 import { styleText } from 'node:util'
 import { operations } from '@quire/core/contract'
-import { columnOf } from '../registry/derive.ts'
+import { columnOf, words } from '../registry/derive.ts'
 import type { Column, CommandSpec, Fields } from '../registry/types.ts'
 import { CliError } from './cli-error.ts'
 import type { CommandResult, Globals, Io } from './context.ts'
@@ -97,8 +97,8 @@ function isEmpty(value: unknown): boolean {
 
 /** `latestVersion` → `Latest version`. */
 function label(key: string): string {
-  const words = key.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`).replace(/\b(id|url|sha256)\b/g, (w) => w.toUpperCase())
-  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`
+  const text = words(key).replace(/\b(id|url|sha256)\b/g, (w) => w.toUpperCase())
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`
 }
 
 export function renderer(globals: Globals, io: Io, options: { readonly color: boolean }): Renderer {

@@ -5,8 +5,8 @@ import { retentionAt } from '../domain/plans.ts'
 import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import type { ArtifactContext, ArtifactRecord } from '../ports/records.ts'
-import { admitAccount, authorize, principalOf } from './access.ts'
-import { artifactResource } from './artifact-gate.ts'
+import { admitAccount, principalOf } from './access.ts'
+import { type AdmittedArtifact, admitArtifact, artifactResource } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
 import { pageOfIds } from './paging.ts'
 
@@ -31,22 +31,18 @@ export function presentAuditEvent(event: AuditEventDraft): AuditEvent {
  * is refused further on only if it lacks the scope `audit.read` needs, as before the deletion).
  * To everyone else a deleted artifact is the 404 of one that never existed.
  */
-function admitTrail(deps: CoreDeps, caller: Caller, ctx: ArtifactContext): Result<ArtifactRecord> {
-  const principal = principalOf(deps, caller, ctx.credential)
-  if (!principal.ok) return principal
+function admitTrail(deps: CoreDeps, caller: Caller, ctx: ArtifactContext): Result<AdmittedArtifact<ArtifactRecord>> {
   const artifact = ctx.artifact
-  if (artifact === null) return fail('not_found', unseen.artifact)
-  const resource = artifactResource(artifact, ctx.role)
-  if (artifact.deletedAt !== null) {
-    const couldDelete = deps.policy.decide(principal.value, 'artifact.delete', resource)
-    if (!couldDelete.allow && couldDelete.code !== 'insufficient_scope') {
+  if (artifact !== null && artifact.deletedAt !== null) {
+    const principal = principalOf(deps, caller, ctx.credential)
+    if (!principal.ok) return principal
+    const couldDelete = deps.policy.decide(principal.value, 'artifact.delete', artifactResource(artifact, ctx.role))
+    if (!couldDelete.allow && couldDelete.code !== 'insufficient_scope')
       return fail('not_found', unseen.artifact, {
         reason: `the artifact is deleted and the caller could not delete it: ${couldDelete.reason}`,
       })
-    }
   }
-  const allowed = authorize(deps, principal.value, 'audit.read', resource)
-  return allowed.ok ? ok(artifact) : allowed
+  return admitArtifact(deps, caller, ctx, 'audit.read')
 }
 
 /**
@@ -65,7 +61,7 @@ export async function listAuditEvents(deps: CoreDeps, caller: Caller, query: Aud
     })
     const admitted = admitTrail(deps, caller, ctx)
     if (!admitted.ok) return admitted
-    const artifact = admitted.value
+    const { artifact } = admitted.value
     const retention = retentionAt(deps.clock.now())
     const page = await pageOfIds(
       query,

@@ -246,3 +246,30 @@ export function markdownTable(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')
 }
+
+/**
+ * A POST that appends a version to the artifact `artifactOf(ctx)` names for the connection,
+ * tracking each artifact's head so that `expectedLatestVersion` is right (a 409 tells the new one).
+ * `artifactOf` must answer the same artifact for a connection every time.
+ */
+export function appendRequest(content: string, auth: Record<string, string>, artifactOf: (ctx: unknown) => string): autocannon.Request {
+  const heads = new Map<string, number>()
+  return {
+    method: 'POST',
+    setupRequest: (req, ctx) => {
+      const id = artifactOf(ctx)
+      const head = heads.get(id) ?? 1
+      return {
+        ...req,
+        path: `/api/artifacts/${id}/versions`,
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: `${content}${head}`, expectedLatestVersion: head }),
+      }
+    },
+    onResponse: (status, body, ctx) => {
+      const id = artifactOf(ctx)
+      if (status === 201) heads.set(id, (heads.get(id) ?? 1) + 1)
+      else if (status === 409) heads.set(id, (JSON.parse(body) as { latestVersion: number }).latestVersion)
+    },
+  }
+}

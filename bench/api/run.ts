@@ -77,28 +77,12 @@ try {
   // Appends: each connection keeps to its own artifact and tracks its head across rounds.
   // (autocannon clears a connection's context when it wraps around its request list, so the
   // list is long enough never to wrap within a round.)
-  const heads = new Map<string, number>()
   let nextArtifact = 0
-  const append: autocannon.Request = {
-    method: 'POST',
-    setupRequest: (req, ctx) => {
-      const context = ctx as { artifactId?: string }
-      context.artifactId ??= fixtures.appendIds[nextArtifact++ % fixtures.appendIds.length]
-      const id = context.artifactId as string
-      const head = heads.get(id) ?? 1
-      return {
-        ...req,
-        path: `/api/artifacts/${id}/versions`,
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ content: `${fixtures.content}${head}`, expectedLatestVersion: head }),
-      }
-    },
-    onResponse: (status, body, ctx) => {
-      const id = (ctx as { artifactId: string }).artifactId
-      if (status === 201) heads.set(id, (heads.get(id) ?? 1) + 1)
-      else if (status === 409) heads.set(id, (JSON.parse(body) as { latestVersion: number }).latestVersion)
-    },
-  }
+  const append = harness.appendRequest(fixtures.content, auth, (ctx) => {
+    const context = ctx as { artifactId?: string }
+    context.artifactId ??= fixtures.appendIds[nextArtifact++ % fixtures.appendIds.length]
+    return context.artifactId as string
+  })
   const appendRequests = Array.from({ length: Math.max(1000, duration * 400) }, () => append)
   // Under load, Quire answers the reads of one event-loop turn with one statement (coalesce.ts);
   // one connection at a time there is nothing to share, which shows the per-request cost alone.

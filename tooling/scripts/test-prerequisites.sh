@@ -9,7 +9,12 @@
 #   - PostgreSQL answering at QUIRE_TEST_PG_URL, by default postgres://postgres@127.0.0.1:5432/postgres
 #     (a superuser without a password: the tests create and drop databases);
 #   - Redis answering at QUIRE_TEST_REDIS_URL, by default redis://127.0.0.1:6379;
-#   - zsh and fish, which the CLI's completion tests drive (bash is there already).
+#   - zsh and fish, which the CLI's completion tests drive (bash is there already);
+#   - HAProxy and PgBouncer (Debian's `haproxy pgbouncer`), which the scale-out topology test
+#     (tooling/test/topology.test.ts) runs in the foreground on free ports of its own. Debian's
+#     packages may start their system services (PgBouncer on 6432, HAProxy with its stock
+#     configuration); nothing here uses those, and the test's instances never clash with them (other
+#     ports, no Unix socket).
 #
 # What is missing is installed with apt-get (one `apt-get install`; the package lists are refreshed
 # only when the install fails without them), and the local PostgreSQL and Redis are started when
@@ -61,6 +66,10 @@ has pg_isready || add postgresql-client
 has redis-cli || add redis-tools
 has zsh || add zsh
 has fish || add fish
+# In /usr/sbin, which a user's PATH may leave out (QUIRE_PREREQ_SBIN: another directory, for its test).
+has_sbin() { has "$1" || [ -x "${QUIRE_PREREQ_SBIN:-/usr/sbin}/$1" ]; }
+has_sbin haproxy || add haproxy
+has_sbin pgbouncer || add pgbouncer
 
 start_pg=''
 if has pg_isready && pg_up; then pg_login
@@ -152,5 +161,8 @@ for tool in gnome-keyring-daemon dbus-run-session dbus-send secret-tool; do
 done
 for shell in zsh fish; do
   has "$shell" || { say "no $shell after installing $shell."; exit 1; }
+done
+for program in haproxy pgbouncer; do
+  has_sbin "$program" || { say "no $program after installing $program."; exit 1; }
 done
 exit 0

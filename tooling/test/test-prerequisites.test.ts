@@ -42,8 +42,8 @@ function pathWithout(name: string, leftOut: readonly string[], standIns: Record<
   return { bin, log }
 }
 
-function run(bin: string, options: { uid?: number } = {}) {
-  const env = { PATH: bin, HOME: scratch, LANG: 'C.UTF-8' }
+function run(bin: string, options: { uid?: number; env?: Record<string, string> } = {}) {
+  const env = { PATH: bin, HOME: scratch, LANG: 'C.UTF-8', ...options.env }
   const command =
     options.uid === undefined
       ? ['sh', script]
@@ -86,5 +86,14 @@ describe('the test prerequisites, when they cannot be installed', () => {
     expect(done.stderr).toContain('there is no apt-get here')
     expect(done.stderr).toMatch(/^ {4}apt-get install -y (\S+ )*gnome-keyring dbus dbus-x11 libsecret-tools( \S+)*$/m)
     expect(calls(log)).toEqual([])
+  })
+
+  it('names haproxy and pgbouncer when they are missing (the topology test runs them)', () => {
+    const { bin, log } = pathWithout('no-balancer', ['haproxy', 'pgbouncer', 'apt', 'aptitude'], { sudo: 1, 'apt-get': 0 })
+    // Not in /usr/sbin either (the script looks there too, for users whose PATH leaves it out).
+    const done = run(bin, { ...(asRoot ? { uid: nobody } : {}), env: { QUIRE_PREREQ_SBIN: join(scratch, 'empty') } })
+    expect(done.status, done.stderr).toBe(2)
+    expect(done.stderr).toMatch(/^ {4}sudo apt-get install -y (\S+ )*haproxy pgbouncer( \S+)*$/m)
+    expect(calls(log)).toEqual(['sudo -n true'])
   })
 })

@@ -1,7 +1,8 @@
 import { signalGroup, spawnTracked } from './processes.ts'
 
 /**
- * A Quire process for the tests that need real ones: `node --conditions=source <script>`, exactly
+ * A Quire process for the tests that need real ones: `node --conditions=source <script>` (or plain
+ * `node <script>` for a deployed folder: `source: false`), exactly
  * as an operator starts it, with an environment built from scratch (nothing of the test run's own
  * environment, a developer's DATABASE_URL say, leaks in), its output kept for failure messages.
  * It leads a process group of its own (tooling/vitest/processes.ts): stopping it stops everything
@@ -11,6 +12,8 @@ export interface NodeProcess {
   readonly pid: number
   /** What the process wrote to stdout and stderr so far (the first 64 KB). */
   output(): string
+  /** What it wrote to stdout alone so far (the first 64 KB): a command's answer, without its messages. */
+  stdout(): string
   /** Settles when the process has exited (and been reaped). */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   /** SIGKILL (to its whole group): no shutdown code runs. Resolves once the process is gone. */
@@ -21,8 +24,20 @@ export interface NodeProcess {
 
 const running = new Set<NodeProcess>()
 
-export function spawnNode(script: string, env: Record<string, string>, options: { cwd?: string } = {}): NodeProcess {
-  const child = spawnTracked(process.execPath, ['--conditions=source', script], {
+export interface SpawnNodeOptions {
+  readonly cwd?: string
+  /**
+   * `true` (the default): `--conditions=source`, workspace packages load from their TypeScript
+   * sources. `false`: plain `node`, as a deployed folder runs (packages load from their dist).
+   */
+  readonly source?: boolean
+  /** Arguments after the script (a command and its options). */
+  readonly args?: readonly string[]
+}
+
+export function spawnNode(script: string, env: Record<string, string>, options: SpawnNodeOptions = {}): NodeProcess {
+  const flags = options.source === false ? [] : ['--conditions=source']
+  const child = spawnTracked(process.execPath, [...flags, script, ...(options.args ?? [])], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -34,10 +49,14 @@ export function spawnNode(script: string, env: Record<string, string>, options: 
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
+  let stdout = ''
   const collect = (chunk: Buffer) => {
     if (output.length < 64_000) output += chunk.toString('utf8')
   }
-  child.stdout?.on('data', collect)
+  child.stdout?.on('data', (chunk: Buffer) => {
+    collect(chunk)
+    if (stdout.length < 64_000) stdout += chunk.toString('utf8')
+  })
   child.stderr?.on('data', collect)
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
     if (child.exitCode !== null || child.signalCode !== null) done({ code: child.exitCode, signal: child.signalCode })
@@ -56,6 +75,7 @@ export function spawnNode(script: string, env: Record<string, string>, options: 
   const started: NodeProcess = {
     pid: child.pid,
     output: () => output,
+    stdout: () => stdout,
     exited,
     kill: () => signal('SIGKILL', 10_000),
     stop: (graceMs = 10_000) => signal('SIGTERM', graceMs),

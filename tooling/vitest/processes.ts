@@ -88,3 +88,42 @@ export async function settleAll(starts: readonly Promise<unknown>[]): Promise<vo
       `${failed.length} set-ups failed: ${failed.map((f) => String(f.reason?.message ?? f.reason)).join('; ')}`,
     )
 }
+
+/** What a finished child said, and how long it ran. */
+export interface Finished {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+  readonly ms: number
+}
+
+/**
+ * Collects a child's output until it ends, feeding it `stdin` (closed when absent); past
+ * `timeoutMs` its group is SIGKILLed, and its stderr says so.
+ */
+export function finish(child: ChildProcess, started: number, options: { stdin?: string; timeoutMs?: number }): Promise<Finished> {
+  const timeoutMs = options.timeoutMs ?? 30_000
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8')
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
+  })
+  // A program that exits without reading its input (secret-tool on a refusal) closes the pipe: EPIPE, not an error of the test.
+  child.stdin?.on('error', () => {})
+  child.stdin?.end(options.stdin ?? '')
+  const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), timeoutMs)
+  return new Promise((done, fail) => {
+    child.once('error', (error) => {
+      clearTimeout(timer)
+      fail(error)
+    })
+    child.once('close', (code, signal) => {
+      clearTimeout(timer)
+      if (signal === 'SIGKILL') stderr += `\n[killed after ${timeoutMs} ms]`
+      done({ code, stdout, stderr, ms: performance.now() - started })
+    })
+  })
+}

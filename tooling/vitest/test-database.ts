@@ -11,6 +11,6 @@ declare module 'vitest' {
 export const testEngine = (process.env.QUIRE_TEST_ENGINE ?? 'pglite') as TestEngine
 
 /** A fresh migrated database of this project's engine, private to the calling test file. */
-export function testDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
+export function testDatabase(options: { poolSize?: number; empty?: boolean } = {}): Promise<TestDatabase> {
   return freshTestDatabase(inject('testRun'), testEngine, options)
 }

@@ -138,6 +138,7 @@ const matrix: Record<OperationId, Row> = {
   getContent: onArtifact('200', read),
   listVersions: onArtifact('200', read),
   diffVersions: onArtifact('200', read),
+  getArtifactChanges: onArtifact('200', read),
   getArtifactAccess: onArtifact('200', memberOnly),
   updateArtifactAccess: onArtifact('200', adminOnly),
   createShareLink: onArtifact('201', adminOnly),

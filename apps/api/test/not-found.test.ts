@@ -118,6 +118,7 @@ function probes(h: Hidden): Partial<Record<OperationId, Probe>> {
     getContent: { method: 'GET', ...art('/content?version=1') },
     listVersions: { method: 'GET', ...art('/versions') },
     diffVersions: { method: 'GET', ...art('/diff?from=1&to=1') },
+    getArtifactChanges: { method: 'GET', ...art('/changes?since=1') },
     getArtifactAccess: { method: 'GET', ...art('/access') },
     updateArtifactAccess: { method: 'PATCH', ...art('/access'), body: () => ({ publicView: true }) },
     createShareLink: { method: 'POST', ...art('/share-links'), body: () => ({ role: 'viewer' }) },

@@ -160,3 +160,22 @@ describe(`the OpenAPI document names its shared schemas (${engine})`, () => {
     expect(bytes).toBeLessThan(inlinedBytes / 3)
   })
 })
+
+describe(`the OpenAPI document: catch-up and dry runs (${engine})`, () => {
+  it('documents catch-up with its required since, and a dryRun query with its own 200 on each write that has one', () => {
+    const changes = doc.paths['/api/artifacts/{artifactId}/changes'].get
+    expect(changes.operationId).toBe('getArtifactChanges')
+    expect(changes.parameters).toContainEqual(expect.objectContaining({ name: 'since', in: 'query', required: true }))
+    expect(refsIn(changes.responses['200'])).toContain('#/components/schemas/ArtifactChanges')
+    const writes = Object.entries(operations).filter(([, op]) => 'dryRun' in op)
+    expect(writes.map(([id]) => id).sort()).toEqual(['appendVersion', 'restoreVersion', 'updateArtifactAccess'])
+    for (const [id, op] of writes) {
+      const path = op.path.replace(/:([A-Za-z]+)/g, '{$1}')
+      const entry = doc.paths[path][op.method.toLowerCase()]
+      expect(entry.operationId).toBe(id)
+      expect(entry.parameters, id).toContainEqual(expect.objectContaining({ name: 'dryRun', in: 'query', required: false }))
+      const preview = id === 'updateArtifactAccess' ? 'AccessDryRun' : 'VersionDryRun'
+      expect(refsIn(entry.responses['200']), id).toContain(`#/components/schemas/${preview}`)
+    }
+  })
+})

@@ -301,6 +301,8 @@ export async function prepare(world: World, id: OperationId): Promise<PreparedRe
       return at('GET', `${a}/versions`)
     case 'diffVersions':
       return at('GET', `${a}/diff?from=1&to=2`)
+    case 'getArtifactChanges':
+      return at('GET', `${a}/changes?since=1`)
     case 'getArtifactAccess':
       return at('GET', `${a}/access`)
     case 'updateArtifactAccess':

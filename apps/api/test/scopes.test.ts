@@ -48,6 +48,7 @@ const gatedBy: Record<OperationId, Scope | null> = {
   getContent: 'artifacts:read',
   listVersions: 'artifacts:read',
   diffVersions: 'artifacts:read',
+  getArtifactChanges: 'artifacts:read',
   getArtifactAccess: 'artifacts:access:read',
   updateArtifactAccess: 'artifacts:access:write',
   createShareLink: 'artifacts:share',

@@ -1,5 +1,13 @@
 import formbody from '@fastify/formbody'
-import { defaultRateLimit, type Env, edgeOptions, type RateLimitSettings, type Runtime, requestIdOf } from '@quire/server'
+import {
+  defaultRateLimit,
+  type Env,
+  edgeOptions,
+  type RateLimitSettings,
+  type Runtime,
+  requestIdOf,
+  sharedCounterOptions,
+} from '@quire/server'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
 import { registerDevProvider } from './dev-oidc/mount.ts'
 import { createDevProvider, type DevProvider } from './dev-oidc/provider.ts'
@@ -108,7 +116,11 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   await app.register(formbody)
   // Every query string, form and JSON body: well-formed text without NUL, before any route reads it.
   registerTextRule(app)
-  if (options.rateLimit !== false) await registerWebRateLimit(app)
+  // In the API's shared store when there is one: N web processes count one budget per address.
+  if (options.rateLimit !== false) {
+    const store = options.mcpRateLimit ? options.mcpRateLimit.store : ({ kind: 'memory' } as const)
+    await registerWebRateLimit(app, await sharedCounterOptions(app, store, runtime.database, 'quire:web-rate-limit:'))
+  }
   const sessions = await registerSessions(app, {
     runtime,
     sessionSecret: options.sessionSecret,

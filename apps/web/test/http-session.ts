@@ -1,3 +1,4 @@
+import { CookieJar } from '../../../tooling/vitest/cookie-jar.ts'
 import type { TestWeb } from './helper.ts'
 
 /** A person signed in to the web app over plain HTTP: a cookie jar and the requests a browser would send. */
@@ -9,26 +10,6 @@ export interface HttpSession {
   postForm(path: string, fields: Record<string, string>): Promise<Response>
   /** The CSRF token of the session's forms (read off a page, as a browser has it). */
   csrf(): Promise<string>
-}
-
-/** Cookies by name, as a browser keeps them for one origin (paths are all `/` here). */
-class CookieJar {
-  readonly #cookies = new Map<string, string>()
-
-  take(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';')
-      const at = pair.indexOf('=')
-      const name = pair.slice(0, at).trim()
-      const value = pair.slice(at + 1).trim()
-      if (/;\s*expires=Thu, 01 Jan 1970/i.test(line) || /;\s*max-age=0/i.test(line) || value === '') this.#cookies.delete(name)
-      else this.#cookies.set(name, value)
-    }
-  }
-
-  header(): string {
-    return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ')
-  }
 }
 
 /**

@@ -243,7 +243,7 @@ describe('the MCP endpoint through the OAuth fallback', { timeout: 90_000 }, () 
     await client.connect(mcpTransport(host, log))
     try {
       const { tools } = await client.listTools()
-      expect(tools).toHaveLength(22)
+      expect(tools).toHaveLength(23)
       const me = await call(client, 'get_current_principal')
       expect(me.email).toBe(email)
       expect(host.sessionUsername).toMatch(/\S/)

@@ -1,5 +1,5 @@
 /**
- * The 22 MCP tools through the SDK's own client over Streamable HTTP, against the running web
+ * The 23 MCP tools (the spec's 22 and get_artifact_changes) through the SDK's own client over Streamable HTTP, against the running web
  * app on a real database: every tool's success (its structuredContent validated with Ajv against
  * the outputSchema the server advertised) and a failure of each, the conflict with its diff,
  * windows of a large content, resources, idempotent retries and the audit trail.
@@ -105,6 +105,25 @@ describe('every tool, through the SDK client', () => {
     expect(diff.diff).toContain('-first line')
     expect(diff.diff).toContain('+second line')
 
+    // Catch-up: the versions after `since` and the diff from it to the head.
+    const changes = await checked('get_artifact_changes', { artifactId, since: 1 })
+    expect(changes).toMatchObject({ sinceVersion: 1, latestVersion: 2, diff: diff.diff, diffTruncated: false })
+    expect((changes.versions as { items: { versionNumber: number }[] }).items.map((v) => v.versionNumber)).toEqual([2])
+    expect(await checked('get_artifact_changes', { artifactId, since: 2 })).toMatchObject({ versions: { items: [] }, diff: '' })
+
+    // Dry runs: every check, nothing written; the answer matches the schema the server advertised.
+    const wouldUpdate = await checked('update_artifact', { artifactId, content: 'dry\n', expectedLatestVersion: 2, dryRun: true })
+    expect(wouldUpdate).toMatchObject({ dryRun: true, wouldCreate: { versionNumber: 3 }, fromVersion: 2 })
+    expect(wouldUpdate.diff).toContain('+dry')
+    const wouldRestore = await checked('restore_artifact_version', { artifactId, versionNumber: 1, dryRun: true })
+    expect(wouldRestore).toMatchObject({ dryRun: true, wouldCreate: { versionNumber: 3, restoredFrom: 1 } })
+    const wouldShare = await checked('set_artifact_access', { artifactId, access: { publicView: true }, dryRun: true })
+    expect(wouldShare).toMatchObject({ dryRun: true, changed: ['publicView'], wouldBe: { publicView: true } })
+    expect(
+      (await callFailing(client, 'update_artifact', { artifactId, content: 'x', expectedLatestVersion: 1, dryRun: true })).error.code,
+    ).toBe('version_conflict')
+    expect(await checked('get_artifact', { artifactId })).toMatchObject({ latestVersion: 2, access: { publicView: false } })
+
     expect(await checked('restore_artifact_version', { artifactId, versionNumber: 1 })).toMatchObject({ versionNumber: 3, restoredFrom: 1 })
     const versions = await checked('list_artifact_versions', { artifactId, limit: 2 })
     expect((versions.items as { versionNumber: number }[]).map((v) => v.versionNumber)).toEqual([3, 2])
@@ -175,6 +194,7 @@ describe('every tool, through the SDK client', () => {
       ['get_artifact_content', { artifactId, versionNumber: 99 }, 'not_found'],
       ['list_artifact_versions', { artifactId, limit: 101 }, 'validation_failed'],
       ['diff_artifact_versions', { artifactId, fromVersion: 1, toVersion: 99 }, 'not_found'],
+      ['get_artifact_changes', { artifactId, since: 99 }, 'not_found'],
       ['get_artifact_access', { artifactId: unknown }, 'not_found'],
       ['set_artifact_access', { artifactId, access: { publicView: 'yes' } }, 'validation_failed'],
       ['create_share_link', { artifactId, role: 'owner' }, 'validation_failed'],
@@ -184,7 +204,7 @@ describe('every tool, through the SDK client', () => {
       ['resolve_path', { ownerUsername: owner.username, projectSlug: 'nope' }, 'not_found'],
       ['get_current_principal', { extra: 1 }, 'validation_failed'],
     ]
-    expect(new Set(failing.map(([name]) => name)).size).toBe(22)
+    expect(new Set(failing.map(([name]) => name)).size).toBe(23)
     for (const [name, args, code] of failing) {
       const { error, text } = await callFailing(client, name, args)
       expect(error.code, name).toBe(code)

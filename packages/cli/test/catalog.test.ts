@@ -183,7 +183,9 @@ describe('quire schema', () => {
         expect(shown?.calls?.operationId, derived.path.join(' ')).toBe(id)
         expect(shown?.options.map((o) => o.flag).filter((f) => f !== '--yes')).toEqual(derived.options.map((o) => `--${o.name}`))
         const op = operations[id as keyof typeof operations] as { params?: { properties: object }; query?: { properties: object } }
-        for (const key of [...Object.keys(op.params?.properties ?? {}), ...Object.keys(op.query?.properties ?? {})])
+        // A write's `dryRun` is the global --dry-run, not a flag of the command.
+        const query = Object.keys(op.query?.properties ?? {}).filter((key) => key !== 'dryRun')
+        for (const key of [...Object.keys(op.params?.properties ?? {}), ...query])
           expect(
             derived.options.some((o) => o.to?.endsWith(`.${key}`)),
             `${id}: ${key}`,

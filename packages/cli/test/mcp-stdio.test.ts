@@ -86,11 +86,11 @@ function errorOf(result: CallToolResult): Record<string, unknown> {
 }
 
 describe('quire mcp, the MCP tools over stdio against a running Quire', () => {
-  it('lists the 22 tools, runs them on the API, and the audit trail names the mcp surface', async () => {
+  it('lists the 23 tools, runs them on the API, and the audit trail names the mcp surface', async () => {
     const { client, stderr } = await connect({ AGENT_SERVICE_TOKEN: key })
     expect(client.getServerVersion()).toMatchObject({ name: 'quire' })
     const { tools } = await client.listTools()
-    expect(tools).toHaveLength(22)
+    expect(tools).toHaveLength(23)
 
     const me = await call(client, 'get_current_principal')
     const owner = String(me.username)
@@ -132,7 +132,7 @@ describe('quire mcp, the MCP tools over stdio against a running Quire', () => {
 
   it('an invalid token: the server starts, and a tool call is an isError result with code invalid_token', async () => {
     const { client } = await connect({ AGENT_SERVICE_TOKEN: 'qk_not-a-real-key' })
-    expect((await client.listTools()).tools).toHaveLength(22)
+    expect((await client.listTools()).tools).toHaveLength(23)
     const result = await callTool(client, 'get_current_principal')
     expect(errorOf(result)).toMatchObject({ code: 'invalid_token' })
   })

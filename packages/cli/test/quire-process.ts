@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -20,20 +19,13 @@ export const cliEntry =
 
 import { freePort } from '../../../tooling/vitest/free-port.ts'
 import { spawnNode, untilHealthy } from '../../../tooling/vitest/node-process.ts'
-import { signalGroup, spawnTracked } from '../../../tooling/vitest/processes.ts'
+import { type Finished, finish, spawnTracked } from '../../../tooling/vitest/processes.ts'
 
-export { freePort }
+export { type Finished, finish, freePort }
 
 /** Only what a process needs from ours: never a DATABASE_URL or token of the developer. */
 function baseEnv(): Record<string, string> {
   return { PATH: process.env.PATH ?? '', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}), LANG: 'C.UTF-8' }
-}
-
-export interface Finished {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-  readonly ms: number
 }
 
 /**
@@ -51,29 +43,6 @@ export function runNode(
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   return finish(child, started, options)
-}
-
-/** Collects a child's output until it ends; past `timeoutMs`, its group is SIGKILLed. */
-export function finish(child: ChildProcess, started: number, options: { stdin?: string; timeoutMs?: number }): Promise<Finished> {
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8')
-  })
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8')
-  })
-  // A program that exits without reading its input (secret-tool on a refusal) closes the pipe: EPIPE, not an error of the test.
-  child.stdin?.on('error', () => {})
-  child.stdin?.end(options.stdin ?? '')
-  const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), options.timeoutMs ?? 30_000)
-  return new Promise((done, fail) => {
-    child.once('error', fail)
-    child.once('close', (code) => {
-      clearTimeout(timer)
-      done({ code, stdout, stderr, ms: performance.now() - started })
-    })
-  })
 }
 
 export interface Quire {

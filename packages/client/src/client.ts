@@ -4,7 +4,7 @@ import { walkPages } from './paginate.ts'
 import { buildRequest, type PreparedRequest, redactRequest } from './request.ts'
 import type { ApiResponse } from './response.ts'
 import { type FetchLike, transmit } from './transport.ts'
-import type { CallArgs, ClientInput, ClientOutput, PageItem, PaginatedOperationId, SendOptions } from './types.ts'
+import type { CallArgs, ClientAnswer, ClientInput, ClientOutput, PageItem, PaginatedOperationId, SendOptions } from './types.ts'
 
 /** A bearer credential, or a function that produces one per request (read from a keyring, refreshed…). */
 export type TokenSource = string | null | (() => string | null | undefined | Promise<string | null | undefined>)
@@ -28,12 +28,12 @@ export interface ClientOptions {
 
 /** `client.ops.<operationId>(input, options)`: one method per row of the operation table, derived, none written by hand. */
 export type OperationMethods = {
-  readonly [K in OperationId]: (...args: CallArgs<K>) => Promise<ClientOutput<K>>
+  readonly [K in OperationId]: <const A extends CallArgs<K>>(...args: A) => Promise<ClientAnswer<K, A[0]>>
 }
 
 export interface QuireClient {
   /** Calls an operation; resolves with its success body, rejects with `QuireApiError` or `QuireNetworkError`. */
-  call<K extends OperationId>(operationId: K, ...args: CallArgs<K>): Promise<ClientOutput<K>>
+  call<K extends OperationId, const A extends CallArgs<K> = CallArgs<K>>(operationId: K, ...args: A): Promise<ClientAnswer<K, A[0]>>
   /** Like `call`, with the answer's status and headers (`replayed`, `etag`, `requestId`), and `If-None-Match`. */
   send<K extends OperationId>(operationId: K, ...args: CallArgs<K, SendOptions<K>>): Promise<ApiResponse<ClientOutput<K>>>
   /** The request `call` would send, credential resolved and then redacted: for `--dry-run`. Sends nothing. */

@@ -19,8 +19,10 @@ export type { FetchLike } from './transport.ts'
 export type {
   CallArgs,
   CallOptions,
+  ClientAnswer,
   ClientInput,
   ClientOutput,
+  DryRunOutput,
   IdempotentOperationId,
   PageItem,
   PaginatedOperationId,

@@ -6,9 +6,14 @@ interface PageInput {
   readonly query?: { readonly cursor?: string } & Readonly<Record<string, unknown>>
 }
 
-/** Whether an operation is a list that `paginate` can walk: its query takes a `cursor`. */
+/**
+ * Whether an operation is a list that `paginate` can walk: its query takes a `cursor` and it
+ * answers a page (catch-up takes a cursor for the page of versions it holds, but is no list).
+ */
 export function isPaginated(operationId: OperationId): boolean {
-  return operationOf(operationId).query?.properties.cursor !== undefined
+  const op = operationOf(operationId)
+  const answer = (op.success.schema as { properties?: Record<string, unknown> }).properties
+  return op.query?.properties.cursor !== undefined && answer?.items !== undefined && answer.nextCursor !== undefined
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { OperationId, OperationInput, OperationOutput, Operations } from '@quire/core/contract'
+import type { OperationDryRunOutput, OperationId, OperationInput, OperationOutput, Operations } from '@quire/core/contract'
 
 type InputOf<K extends OperationId> = OperationInput<Operations[K]>
 
@@ -27,6 +27,27 @@ export type ClientInput<K extends OperationId> = Simplify<
 
 /** The success body of an operation. */
 export type ClientOutput<K extends OperationId> = OperationOutput<Operations[K]>
+
+/** What a dry run of a write answers (`?dryRun=true`; `never` for an operation without one). */
+export type DryRunOutput<K extends OperationId> = OperationDryRunOutput<Operations[K]>
+
+/**
+ * What a call answers for the input given: a dry run's answer when the input's query says
+ * `dryRun: true`, both when it may (a `boolean`), else the success body.
+ */
+export type ClientAnswer<K extends OperationId, I> = [DryRunOutput<K>] extends [never]
+  ? ClientOutput<K>
+  : I extends { readonly query?: infer Q }
+    ? Q extends { readonly dryRun?: infer D }
+      ? true extends D
+        ? false extends D
+          ? ClientOutput<K> | DryRunOutput<K>
+          : undefined extends D
+            ? ClientOutput<K> | DryRunOutput<K>
+            : DryRunOutput<K>
+        : ClientOutput<K>
+      : ClientOutput<K>
+    : ClientOutput<K>
 
 /** The operations that accept an `Idempotency-Key` header. */
 export type IdempotentOperationId = { [K in OperationId]: Operations[K] extends { readonly idempotencyKey: true } ? K : never }[OperationId]

@@ -30,6 +30,18 @@ describe('buildRequest', () => {
     expect(buildRequest('listMyArtifacts', { query: {} }, { baseUrl }).url).toBe(`${baseUrl}/api/profile/artifacts`)
   })
 
+  it('asks for a dry run in the query, and for catch-up with since', () => {
+    const dry = buildRequest(
+      'appendVersion',
+      { params: { artifactId: 'art_1' }, query: { dryRun: true }, body: { content: 'x', expectedLatestVersion: 1 } },
+      { baseUrl },
+    )
+    expect(dry.url).toBe(`${baseUrl}/api/artifacts/art_1/versions?dryRun=true`)
+    expect(dry.method).toBe('POST')
+    const changes = buildRequest('getArtifactChanges', { params: { artifactId: 'art_1' }, query: { since: 3, limit: 10 } }, { baseUrl })
+    expect(changes.url).toBe(`${baseUrl}/api/artifacts/art_1/changes?since=3&limit=10`)
+  })
+
   it('sends the body as JSON, and no body (nor content type) where there is none', () => {
     const append = buildRequest(
       'appendVersion',

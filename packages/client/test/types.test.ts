@@ -1,4 +1,13 @@
-import type { Artifact, ErrorCode, PageOf, Version } from '@quire/core/contract'
+import type {
+  AccessDryRun,
+  Artifact,
+  ArtifactAccessSettings,
+  ArtifactChanges,
+  ErrorCode,
+  PageOf,
+  Version,
+  VersionDryRun,
+} from '@quire/core/contract'
 import { describe, expectTypeOf, it } from 'vitest'
 import {
   type ClientInput,
@@ -18,6 +27,25 @@ describe('types derived from the operation table', () => {
     expectTypeOf(await client.ops.getArtifact({ params: { artifactId: 'art_1' } })).toEqualTypeOf<Artifact>()
     expectTypeOf(await client.call('appendVersion', { params: { artifactId: 'a' }, body: { content: 'x' } })).toEqualTypeOf<Version>()
     expectTypeOf(await client.ops.listVersions({ params: { artifactId: 'a' } })).toEqualTypeOf<PageOf<Version>>()
+    expectTypeOf(await client.ops.getArtifactChanges({ params: { artifactId: 'a' }, query: { since: 2 } })).toEqualTypeOf<ArtifactChanges>()
+    // A dry run answers its preview; a flag only known at run time answers either.
+    const append = { params: { artifactId: 'a' }, body: { content: 'x', expectedLatestVersion: 1 } }
+    expectTypeOf(await client.ops.appendVersion({ ...append, query: { dryRun: true } })).toEqualTypeOf<VersionDryRun>()
+    expectTypeOf(await client.call('appendVersion', { ...append, query: { dryRun: true } })).toEqualTypeOf<VersionDryRun>()
+    expectTypeOf(await client.ops.appendVersion({ ...append, query: { dryRun: false } })).toEqualTypeOf<Version>()
+    expectTypeOf(await client.ops.appendVersion(append)).toEqualTypeOf<Version>()
+    expectTypeOf(
+      await client.ops.restoreVersion({ params: { artifactId: 'a', versionNumber: 1 }, query: { dryRun: true } }),
+    ).toEqualTypeOf<VersionDryRun>()
+    expectTypeOf(
+      await client.ops.updateArtifactAccess({ params: { artifactId: 'a' }, query: { dryRun: true }, body: { publicView: true } }),
+    ).toEqualTypeOf<AccessDryRun>()
+    const maybe: boolean = Math.random() > 0.5
+    expectTypeOf(
+      await client.ops.updateArtifactAccess({ params: { artifactId: 'a' }, query: { dryRun: maybe }, body: { publicView: true } }),
+    ).toEqualTypeOf<ArtifactAccessSettings | AccessDryRun>()
+    // @ts-expect-error a read has no dry run
+    await client.ops.getArtifact({ params: { artifactId: 'a' }, query: { dryRun: true } })
     expectTypeOf(client.paginate('listMyArtifacts')).toEqualTypeOf<AsyncGenerator<Artifact, void, undefined>>()
     // Nothing required: the input may be left out.
     await client.ops.health()

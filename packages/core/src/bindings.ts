@@ -1,5 +1,6 @@
 import type { OperationInput, OperationOutput } from './contract/operation.ts'
 import type { OperationId, Operations } from './contract/operations/index.ts'
+import type { ArtifactAccessSettings } from './contract/schemas/access.ts'
 import type { Caller } from './domain/principal.ts'
 import { ok, type Result } from './domain/result.ts'
 import { getArtifactAccess, updateArtifactAccess } from './use-cases/access-settings.ts'
@@ -15,7 +16,7 @@ import type { Written } from './use-cases/idempotency.ts'
 import { acceptInvitation, createInvitation, listInvitations, revokeInvitation } from './use-cases/invitations.ts'
 import { getProfile, listMyInvitations, updateProfile } from './use-cases/profile.ts'
 import { checkProjectSlug, createProject, listMyProjects, resolveProjectPath } from './use-cases/projects.ts'
-import { type ContentRead, diffVersions, getContent, listVersions } from './use-cases/read-versions.ts'
+import { type ContentRead, diffVersions, getArtifactChanges, getContent, listVersions } from './use-cases/read-versions.ts'
 import { createShareLink, listShareLinks, revokeShareLink } from './use-cases/share-links.ts'
 import {
   createWorkspace,
@@ -50,6 +51,11 @@ export interface Outcome<T> {
   readonly replayed: boolean
   /** For content reads: which version's bytes these are and who may keep them. */
   readonly content?: ContentIdentity
+  /**
+   * A dry run (`dryRun=true` on a row with `dryRun`): nothing was written and `value` holds the
+   * row's dry-run answer (its `dryRun.schema`), not its success body. REST answers it with 200.
+   */
+  readonly dryRun?: true
 }
 
 export type Binding<K extends OperationId> = (
@@ -65,6 +71,17 @@ export type Bindings = { readonly [K in OperationId]: Binding<K> }
 /** A read's (or an unconditional write's) result. */
 function answer<T>(result: Result<T>): Result<Outcome<T>> {
   return result.ok ? ok({ value: result.value, replayed: false }) : result
+}
+
+/**
+ * A write that may be a dry run: its answer, told apart by `dryRun`. The binding's type is the
+ * row's success body; a dry run's value is the row's `dryRun.schema` (see `Outcome.dryRun`).
+ */
+function previewed<T>(result: Result<Written<T> | { readonly dryRun: true }>): Result<Outcome<T>> {
+  if (!result.ok) return result
+  const value = result.value
+  if ('dryRun' in value) return ok({ value: value as unknown as T, replayed: false, dryRun: true })
+  return ok({ value: value.value, replayed: value.replayed })
 }
 
 /** A write that takes an idempotency key. */
@@ -122,10 +139,12 @@ export const bindings: Bindings = {
     answer(await getArtifact(deps, caller, { owner: params.owner, projectSlug: params.projectSlug, slug: params.slug })),
 
   // Versions.
-  appendVersion: async (deps, caller, { params, body }, { idempotencyKey }) =>
-    written(await appendVersion(deps, caller, params.artifactId, body, idempotencyKey)),
-  restoreVersion: async (deps, caller, { params, body }, { idempotencyKey }) =>
-    written(await restoreVersion(deps, caller, params.artifactId, params.versionNumber, body, idempotencyKey)),
+  appendVersion: async (deps, caller, { params, query, body }, { idempotencyKey }) =>
+    previewed(await appendVersion(deps, caller, params.artifactId, body, idempotencyKey, { dryRun: query?.dryRun === true })),
+  restoreVersion: async (deps, caller, { params, query, body }, { idempotencyKey }) =>
+    previewed(
+      await restoreVersion(deps, caller, params.artifactId, params.versionNumber, body, idempotencyKey, { dryRun: query?.dryRun === true }),
+    ),
   getContent: async (deps, caller, { params, query }) => {
     const read = await getContent(deps, caller, { artifactId: params.artifactId, version: query.version })
     if (!read.ok) return read
@@ -135,10 +154,16 @@ export const bindings: Bindings = {
   listVersions: async (deps, caller, { params, query }) => answer(await listVersions(deps, caller, params.artifactId, query)),
   diffVersions: async (deps, caller, { params, query }) =>
     answer(await diffVersions(deps, caller, { artifactId: params.artifactId, from: query.from, to: query.to })),
+  getArtifactChanges: async (deps, caller, { params, query }) => answer(await getArtifactChanges(deps, caller, params.artifactId, query)),
 
   // Access and share links.
   getArtifactAccess: async (deps, caller, { params }) => answer(await getArtifactAccess(deps, caller, params.artifactId)),
-  updateArtifactAccess: async (deps, caller, { params, body }) => answer(await updateArtifactAccess(deps, caller, params.artifactId, body)),
+  updateArtifactAccess: async (deps, caller, { params, query, body }) => {
+    const result = await updateArtifactAccess(deps, caller, params.artifactId, body, { dryRun: query?.dryRun === true })
+    if (!result.ok) return result
+    if ('dryRun' in result.value) return ok({ value: result.value as unknown as ArtifactAccessSettings, replayed: false, dryRun: true })
+    return ok({ value: result.value, replayed: false })
+  },
   createShareLink: async (deps, caller, { params, body }, { idempotencyKey }) =>
     written(await createShareLink(deps, caller, params.artifactId, body, idempotencyKey)),
   listShareLinks: async (deps, caller, { params, query }) => answer(await listShareLinks(deps, caller, params.artifactId, query)),

@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { compiledTools, inputSchemaOf, tools } from '../src/index.ts'
 
-/** The spec's MCP table (SPEC.md "MCP"): tool names and input fields, in order. */
+/** The spec's MCP table (SPEC.md "MCP"), with the catch-up tool of issue 18: tool names and input fields, in order. */
 const specTable: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['get_current_principal', []],
   ['list_workspaces', []],
@@ -21,6 +21,8 @@ const specTable: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['get_artifact_content', ['artifactId', 'versionNumber']],
   ['list_artifact_versions', ['artifactId', 'limit']],
   ['diff_artifact_versions', ['artifactId', 'fromVersion', 'toVersion']],
+  // Beyond the spec: catch-up (issue 18).
+  ['get_artifact_changes', ['artifactId', 'since']],
   ['get_artifact_access', ['artifactId']],
   ['set_artifact_access', ['artifactId', 'access']],
   ['create_share_link', ['artifactId', 'role', 'expiresAt']],
@@ -30,17 +32,30 @@ const specTable: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['resolve_path', ['ownerUsername', 'projectSlug', 'slug']],
 ]
 
-/** Fields beyond the spec's that a tool may take: pagination, a write's idempotency key, a window's offset, a restore's options. */
-const allowedExtensions = new Set(['limit', 'cursor', 'idempotencyKey', 'offset', 'changelog', 'expectedLatestVersion'])
+/** Fields beyond the spec's that a tool may take: pagination, a write's idempotency key and dry run, a window's offset, a restore's options. */
+const allowedExtensions = new Set(['limit', 'cursor', 'idempotencyKey', 'dryRun', 'offset', 'changelog', 'expectedLatestVersion'])
 
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>
 
 describe('the tool table', () => {
-  it("has the spec's 22 tools with the spec's names and input fields, in order", () => {
+  it("has the spec's 22 tools and get_artifact_changes, with their names and input fields, in order", () => {
     expect(tools.map((t) => [t.name, Object.keys(t.fields)])).toEqual(specTable)
   })
 
-  it('takes beyond the spec only pagination, idempotency keys, a window offset and restore options', () => {
+  it('takes a dryRun input exactly on the writes the server can dry-run', () => {
+    for (const tool of tools) {
+      const op: OperationSpec = operations[tool.operation]
+      const extensions: Record<string, unknown> = 'extensions' in tool ? tool.extensions : {}
+      expect(extensions.dryRun, tool.name).toBe(op.dryRun ? 'query.dryRun' : undefined)
+    }
+    const update = compiledTools.find((t) => t.name === 'update_artifact')
+    const parsed = update?.parse({ artifactId: 'art_1', content: 'x', expectedLatestVersion: 1, dryRun: true })
+    expect(parsed?.ok && parsed.value.call.input.query).toEqual({ dryRun: true })
+    const wrong = update?.parse({ artifactId: 'art_1', content: 'x', expectedLatestVersion: 1, dryRun: 'yes' })
+    expect(wrong?.ok).toBe(false)
+  })
+
+  it('takes beyond the spec only pagination, idempotency keys, dry runs, a window offset and restore options', () => {
     for (const tool of tools) {
       const extra = Object.keys('extensions' in tool ? tool.extensions : {})
       for (const name of extra) expect(allowedExtensions, `${tool.name}.${name}`).toContain(name)

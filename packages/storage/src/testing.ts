@@ -89,16 +89,24 @@ export interface TestDatabase extends DatabaseHandle {
   readonly url: string | null
 }
 
-/** A fresh migrated database of the given engine, private to the caller. */
-export async function freshTestDatabase(run: TestRun, engine: TestEngine, options: { poolSize?: number } = {}): Promise<TestDatabase> {
+/**
+ * A fresh migrated database of the given engine, private to the caller; with `empty` (PostgreSQL
+ * only), a database with no schema at all, for tests of the migrations themselves.
+ */
+export async function freshTestDatabase(
+  run: TestRun,
+  engine: TestEngine,
+  options: { poolSize?: number; empty?: boolean } = {},
+): Promise<TestDatabase> {
   if (engine === 'pglite') {
+    if (options.empty) throw new Error('an empty database is PostgreSQL only: a fresh PGlite is empty already')
     const snapshot = new Blob([await readFile(run.pgliteSnapshot)])
     const handle = await openDatabase({ kind: 'pglite', snapshot })
     return { ...handle, url: null }
   }
   const name = `quire_t_${run.runId}_${randomBytes(4).toString('hex')}`
   const db = admin(run.pgAdminUrl)
-  await sql.raw(`CREATE DATABASE ${name} TEMPLATE ${templateOf(run)}`).execute(db)
+  await sql.raw(`CREATE DATABASE ${name}${options.empty ? '' : ` TEMPLATE ${templateOf(run)}`}`).execute(db)
   await db.destroy()
   const url = withDatabase(run.pgAdminUrl, name)
   const handle = await openDatabase({ kind: 'postgres', url, poolSize: options.poolSize ?? 10 })

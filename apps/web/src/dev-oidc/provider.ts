@@ -31,11 +31,12 @@ export class DevProviderRefused extends Error {
  * vouches for as verified: that is why it refuses to exist when NODE_ENV=production. Its keys,
  * client secret and state are made fresh per process and kept in memory.
  */
-export function createDevProvider(options: { webUrl: string; production: boolean }): DevProvider {
+export function createDevProvider(options: { webUrl: string; production: boolean; clientSecret?: string }): DevProvider {
   if (options.production) throw new DevProviderRefused()
   const issuer = `${options.webUrl}${devProviderPath}`
   const clientId = 'quire-web'
-  const clientSecret = randomBytes(32).toString('base64url')
+  // Given when the provider runs alone for several web processes (standalone.ts), which must know it.
+  const clientSecret = options.clientSecret ?? randomBytes(32).toString('base64url')
   const signingKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' })
 
   const configuration: Configuration = {

@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
  * Per-address limits on the web app's endpoints that anyone can call without a credential and
  * that cost something: registering an OAuth client (a row each), the token and revocation
  * endpoints, and starting or finishing a sign-in. Pages people browse are not limited. The
- * counters are per process (with N web processes an address gets N times the budget).
+ * counters live where the API's do (RATE_LIMIT_STORE / RATE_LIMIT_REDIS_URL): shared by every web
+ * process with Redis or PostgreSQL, per process in memory (N processes, N times the budget).
  */
 export const webRateLimits = {
   registration: { max: 30, timeWindow: 60 * 60_000 },
@@ -25,10 +26,16 @@ export class TooManyRequests extends Error {
   }
 }
 
-/** Routes opt in with `config: { rateLimit: webRateLimits.… }`; without this plugin (RATE_LIMIT_ENABLED=false) they are unlimited. */
-export async function registerWebRateLimit(app: FastifyInstance): Promise<void> {
+/**
+ * Routes opt in with `config: { rateLimit: webRateLimits.… }`; without this plugin (RATE_LIMIT_ENABLED=false) they are unlimited.
+ * `shared`: the store options of `sharedCounterOptions` (@quire/server), none for memory.
+ */
+export async function registerWebRateLimit(app: FastifyInstance, shared: object = {}): Promise<void> {
   await app.register(rateLimit, {
+    ...shared,
     global: false,
+    // A shared store that fails lets the request through, as the API's limits do: a limit is not worth an outage.
+    skipOnError: true,
     keyGenerator: (request) => normalizeIP(request.ip),
     enableDraftSpec: true,
     errorResponseBuilder: (_request, context) => {

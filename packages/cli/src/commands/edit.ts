@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isQuireApiError } from '@quire/client'
-import { dryRunResult } from '../run/call-operation.ts'
+import { preview } from '../run/call-operation.ts'
 import { CliError } from '../run/cli-error.ts'
 import type { CommandContext, Handler } from '../run/context.ts'
 
@@ -60,7 +60,7 @@ export const edit: Handler = async (context, args) => {
       expectedLatestVersion: opened.versionNumber,
     },
   }
-  if (context.globals.dryRun) return dryRunResult(context, 'appendVersion', input)
+  if (context.globals.dryRun) return preview(context, 'appendVersion', input, reference)
   try {
     const version = await client.call('appendVersion', input)
     await rm(directory, { recursive: true, force: true })

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { basename } from 'node:path'
 import { isQuireApiError, type QuireClient } from '@quire/client'
-import { dryRunResult } from '../run/call-operation.ts'
+import { dryRunResult, preview } from '../run/call-operation.ts'
 import { CliError } from '../run/cli-error.ts'
 import type { Args, CommandContext, CommandResult, Handler } from '../run/context.ts'
 import { readText } from '../run/input.ts'
@@ -121,7 +121,7 @@ async function append(
 ): Promise<CommandResult> {
   const { id: artifactId, latestVersion: latest, url } = artifact
   const input = { params: { artifactId }, body: { content: plan.content, changelog: plan.changelog, expectedLatestVersion: latest } }
-  if (context.globals.dryRun) return dryRunResult(context, 'appendVersion', input)
+  if (context.globals.dryRun) return preview(context, 'appendVersion', input, `${plan.owner}/${plan.projectSlug}/${plan.slug}`)
   try {
     const version = await client.call('appendVersion', input)
     return { kind: 'value', value: { action: 'appended', version: version.versionNumber, url, artifactId } }

@@ -32,6 +32,8 @@ export interface CommandOverride {
   /** List tables: the fields shown, in order; `field:Header` names the header (else it is derived). */
   readonly columns?: readonly string[]
   readonly textField?: string
+  /** Text output as a table of a list inside the result, then a diff (`columns` are the table's). */
+  readonly report?: CommandSpec['report']
   readonly says?: (value: Fields, named?: string) => string
   readonly handler?: HandlerName
   readonly examples?: readonly string[]
@@ -162,7 +164,8 @@ export function deriveCommand(operationId: OperationId, override: CommandOverrid
     ...optionsOf('query', op.query as Schema | undefined, override.flags),
     ...optionsOf('body', op.body as Schema | undefined, override.flags),
   ]
-  const options = fields
+  // `dryRun` in a write's query is the global --dry-run (run/call-operation.ts), not a flag of its own.
+  const options = fields.filter((o) => o.to !== 'query.dryRun')
   const json: OptionSpec[] = override.json
     ? [{ name: 'json', type: 'string', description: 'The whole body as JSON: inline, @FILE, or - for standard input', to: 'body' }]
     : []
@@ -178,6 +181,7 @@ export function deriveCommand(operationId: OperationId, override: CommandOverrid
     output: list ? 'list' : 'object',
     ...(override.columns ? { columns: override.columns.map(columnOf) } : {}),
     ...(override.textField ? { textField: override.textField } : {}),
+    ...(override.report ? { report: override.report } : {}),
     ...(override.says ? { says: override.says } : {}),
     ...(override.handler ? { handler: override.handler } : {}),
     ...(override.examples ? { examples: override.examples } : {}),

@@ -29,7 +29,12 @@ export const globalFlags: readonly GlobalFlagSpec[] = [
   { name: 'quiet', type: 'boolean', description: 'Suppress progress messages on standard error' },
   { name: 'no-input', type: 'boolean', env: 'AGENT_SERVICE_NO_INPUT', description: 'Never prompt, never open a browser (=1)' },
   { name: 'debug', type: 'boolean', env: 'AGENT_SERVICE_DEBUG', description: 'Print stack traces and requests, credentials redacted (=1)' },
-  { name: 'dry-run', type: 'boolean', description: 'Print the request a mutating command would send, and send nothing' },
+  {
+    name: 'dry-run',
+    type: 'boolean',
+    description:
+      'Preview a mutating command: update, restore and access set ask the server, which checks everything and writes nothing; the others print the request and send nothing',
+  },
   { name: 'version', type: 'boolean', description: 'Print the client version' },
   // Beside the spec's flags, as gh and clig.dev have them:
   {

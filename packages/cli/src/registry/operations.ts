@@ -204,6 +204,28 @@ export const operationCommands = {
     textField: 'diff',
     examples: ['quire artifact diff ada/notes/plan --from 1 --to 2'],
   },
+  getArtifactChanges: {
+    command: ['artifact', 'changes'],
+    summary: 'Catch up: the versions after --since, then the diff from it to the latest',
+    columns: ['versionNumber:VERSION', 'createdAt:CREATED', 'createdBy.label:BY', 'size', 'changelog'],
+    report: {
+      list: 'versions.items',
+      diff: 'diff',
+      note: (value) => {
+        const notes: string[] = []
+        const page = value.versions as { nextCursor: string | null }
+        if (page.nextCursor) notes.push(`Older versions: add --cursor ${page.nextCursor}.`)
+        if (value.diffTruncated)
+          notes.push(
+            `The diff was cut at 256 KiB (of ${String(value.diffBytes)} bytes); the whole of it: quire artifact diff ${String(value.artifactId)} --from ${String(value.sinceVersion)} --to ${String(value.latestVersion)}.`,
+          )
+        if (!page.nextCursor && (value.sinceVersion as number) === (value.latestVersion as number))
+          notes.push(`Nothing changed since version ${String(value.sinceVersion)}.`)
+        return notes.length ? notes.join('\n') : null
+      },
+    },
+    examples: ['quire artifact changes ada/notes/plan --since 3', 'quire artifact changes ada/notes/plan --since 3 --format json'],
+  },
   checkArtifactSlug: {
     command: ['artifact', 'slug-availability'],
     summary: 'Check whether an artifact slug is free in a project',

@@ -71,6 +71,15 @@ export interface CommandSpec {
   readonly columns?: readonly Column[]
   /** For text output of an object: print this field raw instead (content, a diff). */
   readonly textField?: string
+  /**
+   * For text output of an object that holds a list and a diff (catch-up): a table of the rows at
+   * `list` (dotted) with `columns`, then the diff at `diff`, and `note` on standard error.
+   */
+  readonly report?: {
+    readonly list: string
+    readonly diff: string
+    readonly note?: (value: Fields) => string | null
+  }
   /** For text output of a write: the one line that says what happened, from the result. */
   readonly says?: (value: Fields, named?: string) => string
   /** A handler of its own (lazy-loaded module under commands/); otherwise the operation is called with the mapped flags. */

@@ -1,4 +1,5 @@
-import type { OperationId } from '@quire/core/contract'
+import type { OperationId, operations } from '@quire/core/contract'
+import type { Fields } from '../registry/types.ts'
 import { CliError } from './cli-error.ts'
 import type { Args, CommandContext, CommandResult } from './context.ts'
 import { describe, operationInput } from './input.ts'
@@ -17,6 +18,55 @@ export async function dryRunResult(context: CommandContext, operation: Operation
   return { kind: 'text', text, value }
 }
 
+type Previewable = { [K in OperationId]: (typeof operations)[K] extends { readonly dryRun: object } ? K : never }[OperationId]
+
+const words = (fields: readonly unknown[]) => fields.map((f) => String(f).replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)).join(', ')
+
+/**
+ * What a server dry run says, for each operation the server can dry-run (a row with `dryRun`; a
+ * missing one does not compile): the one line, from the server's answer and the artifact as named.
+ */
+const previewLines: { readonly [K in Previewable]: (value: Fields, named: string) => string } = {
+  appendVersion: (value, named) =>
+    `Would append version ${String((value.wouldCreate as Fields).versionNumber)} to ${named}; nothing was written.`,
+  restoreVersion: (value, named) => {
+    const made = value.wouldCreate as Fields
+    return `Would restore version ${String(made.restoredFrom)} of ${named} as version ${String(made.versionNumber)}; nothing was written.`
+  },
+  updateArtifactAccess: (value, named) => {
+    const changed = value.changed as string[]
+    const after = value.wouldBe as Fields
+    const emails = after.viewerEmails as string[]
+    const settings = `${after.publicView ? 'public' : 'private'}${after.publicEdit ? ', anyone signed in may edit' : ''}${emails.length ? `, viewers ${emails.join(', ')}` : ''}`
+    return changed.length === 0
+      ? `Would change nothing on ${named} (access stays ${settings}).`
+      : `Would change ${words(changed)} of ${named}: access would be ${settings}. Nothing was written.`
+  },
+}
+
+/** True when the server can dry-run the operation (its row has `dryRun`). */
+export function serverCanDryRun(operation: OperationId): operation is Previewable {
+  return Object.hasOwn(previewLines, operation)
+}
+
+/**
+ * `--dry-run` of a write the server can dry-run: the same request with `dryRun=true`, which runs
+ * every check of the write and changes nothing; the answer is the server's. Its errors are the
+ * write's (a conflict, a refusal), so they show as the write's would.
+ */
+export async function serverDryRun(context: CommandContext, operation: Previewable, input: object, named?: string): Promise<CommandResult> {
+  const client = await context.client()
+  const asked = input as { query?: object }
+  const value = (await client.call(operation, { ...asked, query: { ...asked.query, dryRun: true } } as never)) as unknown as Fields
+  const says = previewLines[operation](value, named ?? String(value.artifactId))
+  return { kind: 'preview', value, says, ...(typeof value.diff === 'string' ? { diff: value.diff } : {}) }
+}
+
+/** `--dry-run`: the server's preview where it can give one, else the planned request. */
+export async function preview(context: CommandContext, operation: OperationId, input: object, named?: string): Promise<CommandResult> {
+  return serverCanDryRun(operation) ? serverDryRun(context, operation, input, named) : dryRunResult(context, operation, input)
+}
+
 /** Destructive commands go ahead with --yes, or when the person confirms on a terminal. */
 export async function confirmDestructive(context: CommandContext, what: string): Promise<void> {
   if (!context.spec.destructive || context.globals.yes || context.globals.dryRun) return
@@ -33,7 +83,8 @@ export async function callOperation(context: CommandContext, args: Args): Promis
   const operation = spec.operation as OperationId
   const input = await operationInput(context, args)
   await confirmDestructive(context, describe(spec, args))
-  if (spec.mutates && context.globals.dryRun) return dryRunResult(context, operation, input)
+  const named = typeof args.artifactId === 'string' ? args.artifactId : undefined
+  if (spec.mutates && context.globals.dryRun) return preview(context, operation, input, named)
   const client = await context.client()
   if (spec.output === 'list' && context.globals.ndjson)
     return { kind: 'stream', items: client.paginate(operation as never, input as never) }
@@ -43,6 +94,12 @@ export async function callOperation(context: CommandContext, args: Args): Promis
     const { items, nextCursor, ...extra } = value as { items: unknown[]; nextCursor: string | null }
     return { kind: 'page', items, nextCursor, ...(Object.keys(extra).length ? { extra } : {}) }
   }
-  const named = args.artifactId
-  return { kind: 'value', value, ...(typeof named === 'string' ? { named } : {}) }
+  if (spec.report) {
+    const { list, diff, note } = spec.report
+    const fields = value as Fields
+    const rows = (list.split('.').reduce<unknown>((at, key) => (at as Fields | undefined)?.[key], value) ?? []) as unknown[]
+    const text = note?.(fields)
+    return { kind: 'report', value, rows, diff: String(fields[diff] ?? ''), ...(text ? { note: text } : {}) }
+  }
+  return { kind: 'value', value, ...(named ? { named } : {}) }
 }

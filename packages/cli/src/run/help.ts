@@ -1,5 +1,6 @@
 import { globalFlags } from '../registry/globals.ts'
 import type { CommandSpec } from '../registry/types.ts'
+import { serverCanDryRun } from './call-operation.ts'
 import type { Node } from './command-line.ts'
 import { flagUsage } from './command-line.ts'
 import { exitCodes } from './exit-codes.ts'
@@ -70,7 +71,14 @@ function commandHelp(spec: CommandSpec): string[] {
     `Usage: ${usage}`,
     ...(positionals.length ? ['', 'Arguments:', ...rows(positionals.map((p) => [p.name.toUpperCase(), p.description]))] : []),
     ...(own.length ? ['', 'Flags:', ...rows(own)] : []),
-    ...(spec.mutates && spec.operation ? ['', 'With --dry-run, prints the request and sends nothing.'] : []),
+    ...(spec.mutates && spec.operation
+      ? [
+          '',
+          serverCanDryRun(spec.operation)
+            ? 'With --dry-run, the server checks everything (access, scopes, expected version, limits) and says what it would do; nothing is written.'
+            : 'With --dry-run, prints the request and sends nothing.',
+        ]
+      : []),
     '',
     ...globalSection(),
     ...(spec.examples?.length ? ['', 'Examples:', ...spec.examples.map((e) => `  $ ${e}`)] : []),

@@ -177,7 +177,8 @@ export function renderer(globals: Globals, io: Io, options: { readonly color: bo
   return {
     async result(spec, result) {
       const fields = globals.fields
-      if (fields) checkFields(spec, fields)
+      // A dry run answers its own shape, not the write's.
+      if (fields && result.kind !== 'preview') checkFields(spec, fields)
       const narrow = (value: unknown) => (fields ? pick(value, fields) : value)
       if (result.kind === 'stream') {
         // --ndjson: one object per line, as each page arrives.
@@ -185,12 +186,26 @@ export function renderer(globals: Globals, io: Io, options: { readonly color: bo
         return
       }
       if (globals.format === 'json') {
+        if (result.kind === 'preview' || result.kind === 'report') return json(narrow(result.value))
         if (result.kind === 'page') return json({ items: result.items.map(narrow), nextCursor: result.nextCursor, ...result.extra })
         return json(narrow(result.value))
       }
       switch (result.kind) {
         case 'text':
           return write(result.text)
+        case 'preview': {
+          if (fields) return write(details(pick(result.value, fields)))
+          write(result.says)
+          if (result.diff) write(options.color ? diff(result.diff) : result.diff)
+          return
+        }
+        case 'report': {
+          if (fields) return write(details(pick(result.value, fields)))
+          if (result.rows.length > 0) write(table(spec.columns ?? [], result.rows))
+          if (result.diff) write(`${result.rows.length > 0 ? '\n' : ''}${options.color ? diff(result.diff) : result.diff}`)
+          if (result.note) io.stderr(`${dim(result.note)}\n`)
+          return
+        }
         case 'page': {
           const columns = fields ? fields.map(columnOf) : (spec.columns ?? Object.keys((result.items[0] as object) ?? {}).map(columnOf))
           if (result.items.length === 0) io.stderr(`${dim('No items.')}\n`)

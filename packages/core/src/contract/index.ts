@@ -10,13 +10,21 @@ export {
   defineOperation,
   errorsOf,
   type HttpMethod,
+  type OperationDryRunOutput,
   type OperationHints,
   type OperationInput,
   type OperationOutput,
   type OperationSpec,
 } from './operation.ts'
 export { type OperationId, type Operations, operationIds, operations } from './operations/index.ts'
-export { ArtifactAccessSettings, MAX_VIEWER_EMAILS, UpdateAccessBody, ViewerEmails } from './schemas/access.ts'
+export {
+  AccessDryRun,
+  AccessSwitches,
+  ArtifactAccessSettings,
+  MAX_VIEWER_EMAILS,
+  UpdateAccessBody,
+  ViewerEmails,
+} from './schemas/access.ts'
 export { type Plan, PlanSchema, Profile, plans, UpdateProfileBody } from './schemas/account.ts'
 export { Agent, AgentId, AgentParams } from './schemas/agent.ts'
 export { ApiKey, ApiKeyId, ApiKeyParams, CreateApiKeyBody, CreatedApiKey } from './schemas/api-key.ts'
@@ -62,13 +70,18 @@ export {
 } from './schemas/share-link.ts'
 export {
   AppendVersionBody,
+  ArtifactChanges,
+  CHANGES_DIFF_MAX_BYTES,
+  ChangesQuery,
   ContentQuery,
   DiffQuery,
+  DryRunQuery,
   RestoreVersionBody,
   Sha256,
   Version,
   VersionContent,
   VersionDiff,
+  VersionDryRun,
   VersionNumber,
   VersionParams,
 } from './schemas/version.ts'

@@ -47,6 +47,11 @@ export interface OperationSpec {
   readonly conditional?: boolean
   /** The answer holds a secret shown once: no cache may keep it (REST: `Cache-Control: no-store`). */
   readonly revealsSecret?: boolean
+  /**
+   * The write takes `dryRun=true` in its query (`DryRunQuery`): every check of the write runs, nothing
+   * is written, and the answer is 200 with this schema instead of `success`.
+   */
+  readonly dryRun?: { readonly schema: TSchema }
   /** Errors specific to this operation (the common ones are implied for every operation). */
   readonly errors: readonly ErrorCode[]
   readonly hints: OperationHints
@@ -71,12 +76,18 @@ type StaticOf<S> = S extends TSchema ? Static<S> : undefined
 /** The validated input of an operation: path params, query and body. */
 export interface OperationInput<T extends OperationSpec> {
   params: StaticOf<T['params']>
-  query: StaticOf<T['query']>
+  /** A write's dry-run query may be left out: the write then runs for real. */
+  query: T extends { readonly dryRun: object } ? StaticOf<T['query']> | undefined : StaticOf<T['query']>
   body: StaticOf<T['body']>
 }
 
 /** The success body of an operation. */
 export type OperationOutput<T extends OperationSpec> = Static<T['success']['schema']>
+
+/** What a dry run of an operation answers (`never` for an operation without one). */
+export type OperationDryRunOutput<T extends OperationSpec> = T extends { readonly dryRun: { readonly schema: infer S } }
+  ? StaticOf<S>
+  : never
 
 /** All error codes an operation may answer with, common ones included. */
 export function errorsOf(op: OperationSpec): ErrorCode[] {

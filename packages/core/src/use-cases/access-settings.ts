@@ -1,4 +1,4 @@
-import type { ArtifactAccessSettings, UpdateAccessBody } from '../contract/schemas/access.ts'
+import type { AccessDryRun, ArtifactAccessSettings, UpdateAccessBody } from '../contract/schemas/access.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
 import { unseen } from '../domain/hidden.ts'
 import type { Caller } from '../domain/principal.ts'
@@ -18,6 +18,16 @@ function present(artifact: Pick<ArtifactRecord, 'id' | 'updatedAt'>, settings: A
   }
 }
 
+const accessFields = ['publicView', 'publicEdit', 'viewerEmails'] as const
+
+/** What a change of access would do: the settings now, the ones it would leave, and which fields differ. */
+function previewAccess(artifact: Pick<ArtifactRecord, 'id'> & AccessSettingsRecord, settings: AccessSettingsRecord): AccessDryRun {
+  const current = { publicView: artifact.publicView, publicEdit: artifact.publicEdit, viewerEmails: [...artifact.viewerEmails] }
+  const wouldBe = { ...settings, viewerEmails: [...settings.viewerEmails] }
+  const changed = accessFields.filter((field) => JSON.stringify(current[field]) !== JSON.stringify(wouldBe[field]))
+  return { dryRun: true, artifactId: artifact.id, current, wouldBe, changed }
+}
+
 /** An artifact's access settings. */
 export async function getArtifactAccess(deps: CoreDeps, caller: Caller, artifactId: string): Promise<Result<ArtifactAccessSettings>> {
   const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId } })
@@ -35,7 +45,8 @@ export async function updateArtifactAccess(
   caller: Caller,
   artifactId: string,
   body: UpdateAccessBody,
-): Promise<Result<ArtifactAccessSettings>> {
+  options: { readonly dryRun?: boolean } = {},
+): Promise<Result<ArtifactAccessSettings | AccessDryRun>> {
   const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId } })
   const admitted = admitArtifact(deps, caller, ctx, 'artifact.access.write')
   if (!admitted.ok) return admitted
@@ -47,6 +58,8 @@ export async function updateArtifactAccess(
     publicEdit: body.publicEdit ?? artifact.publicEdit,
     viewerEmails: emails.value,
   }
+  // Every check above is the write's own; a dry run stops here, before the guarded write.
+  if (options.dryRun) return ok(previewAccess(artifact, settings))
   const at = deps.clock.now()
   const outcome = await deps.artifacts.updateAccess({
     artifactId: artifact.id,

@@ -1,5 +1,5 @@
 import type { AuditAction } from '../contract/audit-actions.ts'
-import type { AppendVersionBody, RestoreVersionBody, Version } from '../contract/schemas/version.ts'
+import type { AppendVersionBody, RestoreVersionBody, Version, VersionDryRun } from '../contract/schemas/version.ts'
 import { unifiedDiff } from '../diff/unified-diff.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
 import { unseen } from '../domain/hidden.ts'
@@ -35,6 +35,11 @@ async function versionConflict<T>(deps: CoreDeps, artifact: ArtifactAccess, expe
   )
 }
 
+/** How a write runs: for real, or as a dry run that runs every check and writes nothing. */
+export interface WriteOptions {
+  readonly dryRun?: boolean
+}
+
 interface NewHead {
   readonly principal: Principal
   readonly artifact: ArtifactAccess
@@ -49,6 +54,37 @@ interface NewHead {
 }
 
 type WriteHead = { readonly done: Result<Written<Version>> } | { readonly conflict: number } | { readonly refused: true }
+
+/** A write's answer: the version written (or replayed), or for a dry run what would have been written. */
+export type HeadOutcome = Written<Version> | VersionDryRun
+
+/**
+ * A dry run's answer: the version the write would append and the diff from the head to its
+ * content. Called where the real write would call `writeHead`, after every one of its checks.
+ */
+async function preview(deps: CoreDeps, head: NewHead, sourceNumber: number | null): Promise<Result<VersionDryRun>> {
+  const numbers = sourceNumber === null ? [head.expected] : [head.expected, sourceNumber]
+  const rows = await deps.artifacts.contents(head.artifact.id, numbers)
+  const from = rows.find((r) => r.number === head.expected)
+  const to = head.content ?? rows.find((r) => r.number === sourceNumber)?.body
+  if (!from || to === undefined) return fail('not_found', unseen.artifact)
+  const diff = unifiedDiff(from.body, to, { fromLabel: `v${head.expected}`, toLabel: `v${head.expected + 1}` })
+  return ok({
+    dryRun: true,
+    artifactId: head.artifact.id,
+    wouldCreate: {
+      versionNumber: head.expected + 1,
+      sha256: head.sha256,
+      size: head.size,
+      changelog: head.changelog,
+      restoredFrom: head.restoredFrom,
+    },
+    fromVersion: head.expected,
+    diff: diff.text,
+    additions: diff.additions,
+    deletions: diff.deletions,
+  })
+}
 
 /** One conditional write of a new head version with its audit event (and idempotency record). */
 async function writeHead(deps: CoreDeps, caller: Caller, head: NewHead): Promise<WriteHead> {
@@ -99,13 +135,15 @@ export async function appendVersion(
   artifactId: string,
   body: AppendVersionBody,
   idempotencyKey?: string,
+  options: WriteOptions = {},
   attempt = 1,
-): Promise<Result<Written<Version>>> {
+): Promise<Result<HeadOutcome>> {
   // A caller who was just admitted to write this artifact skips the read: the write's guard
-  // re-checks what the admission rested on, and any change sends us down the full path.
-  const recent = caller.credential ? deps.admissions.get(caller.credential, artifactId, 'artifact.update') : undefined
+  // re-checks what the admission rested on, and any change sends us down the full path. A dry
+  // run has no write to guard, so it always takes the authoritative read.
+  const recent = caller.credential && !options.dryRun ? deps.admissions.get(caller.credential, artifactId, 'artifact.update') : undefined
   if (recent && body.expectedLatestVersion !== undefined) {
-    const fast = await append(deps, caller, recent, body, idempotencyKey)
+    const fast = await append(deps, caller, recent, body, idempotencyKey, {})
     if (fast !== 'refused') return fast
     if (caller.credential) deps.admissions.forget(caller.credential, artifactId)
   }
@@ -122,14 +160,16 @@ export async function appendVersion(
   if (body.expectedLatestVersion !== artifact.latestVersion) {
     const size = checkContentSize(deps, body.content)
     if (!size.ok) return size
-    const plan = await planIdempotency(deps, admitted.value.principal, idempotencyKey, 'appendVersion', { artifactId, ...body })
+    const plan = options.dryRun
+      ? null
+      : await planIdempotency(deps, admitted.value.principal, idempotencyKey, 'appendVersion', { artifactId, ...body })
     return (await replay<Version>(deps, plan)) ?? versionConflict(deps, artifact, body.expectedLatestVersion, artifact.latestVersion)
   }
-  const written = await append(deps, caller, admitted.value, body, idempotencyKey)
+  const written = await append(deps, caller, admitted.value, body, idempotencyKey, options)
   if (written !== 'refused') return written
   // Refused right after an authoritative read: the facts changed in between. Ask once more.
   if (caller.credential) deps.admissions.forget(caller.credential, artifactId)
-  if (attempt < 2) return appendVersion(deps, caller, artifactId, body, idempotencyKey, attempt + 1)
+  if (attempt < 2) return appendVersion(deps, caller, artifactId, body, idempotencyKey, options, attempt + 1)
   return fail('forbidden', 'Your access to this artifact changed while writing; nothing was written.')
 }
 
@@ -139,15 +179,19 @@ async function append(
   admission: Admission,
   body: AppendVersionBody,
   idempotencyKey: string | undefined,
-): Promise<Result<Written<Version>> | 'refused'> {
+  options: WriteOptions,
+): Promise<Result<HeadOutcome> | 'refused'> {
   const { principal, artifact, grant } = admission
   const expected = body.expectedLatestVersion ?? artifact.latestVersion
   const size = checkContentSize(deps, body.content)
   if (!size.ok) return size
-  const plan = await planIdempotency(deps, principal, idempotencyKey, 'appendVersion', { artifactId: artifact.id, ...body })
+  // A dry run neither reads nor stores the Idempotency-Key: it is not the write the key names.
+  const plan = options.dryRun
+    ? null
+    : await planIdempotency(deps, principal, idempotencyKey, 'appendVersion', { artifactId: artifact.id, ...body })
   const earlier = await replay<Version>(deps, plan)
   if (earlier) return earlier
-  const written = await writeHead(deps, caller, {
+  const head: NewHead = {
     principal,
     artifact,
     grant,
@@ -158,7 +202,9 @@ async function append(
     changelog: body.changelog ?? '',
     restoredFrom: null,
     plan,
-  })
+  }
+  if (options.dryRun) return preview(deps, head, null)
+  const written = await writeHead(deps, caller, head)
   if ('done' in written) return written.done
   if ('refused' in written) return 'refused'
   const raced = await replay<Version>(deps, plan)
@@ -175,15 +221,19 @@ export async function restoreVersion(
   versionNumber: number,
   body: RestoreVersionBody | undefined,
   idempotencyKey?: string,
+  options: WriteOptions = {},
   refusals = 0,
-): Promise<Result<Written<Version>>> {
+): Promise<Result<HeadOutcome>> {
   const ctx = await deps.artifacts.loadVersionForCaller({ credential: caller.credential, artifactId, version: versionNumber })
   const admitted = admitArtifact(deps, caller, ctx, 'artifact.update')
   if (!admitted.ok) return admitted
   const { principal, artifact, grant } = admitted.value
   const source = ctx.version
   if (source === null) return fail('not_found', `Version ${versionNumber} does not exist (latest is ${artifact.latestVersion}).`)
-  const plan = await planIdempotency(deps, principal, idempotencyKey, 'restoreVersion', { artifactId, versionNumber, ...body })
+  // A dry run neither reads nor stores the Idempotency-Key: it is not the write the key names.
+  const plan = options.dryRun
+    ? null
+    : await planIdempotency(deps, principal, idempotencyKey, 'restoreVersion', { artifactId, versionNumber, ...body })
   const earlier = await replay<Version>(deps, plan)
   if (earlier) return earlier
 
@@ -192,7 +242,7 @@ export async function restoreVersion(
     return versionConflict(deps, artifact, explicit, artifact.latestVersion)
   let expected = artifact.latestVersion
   for (let attempt = 1; ; attempt++) {
-    const written = await writeHead(deps, caller, {
+    const head: NewHead = {
       principal,
       artifact,
       grant,
@@ -203,10 +253,12 @@ export async function restoreVersion(
       changelog: body?.changelog ?? `Restored version ${versionNumber}`,
       restoredFrom: versionNumber,
       plan,
-    })
+    }
+    if (options.dryRun) return preview(deps, head, versionNumber)
+    const written = await writeHead(deps, caller, head)
     if ('done' in written) return written.done
     if ('refused' in written) {
-      if (refusals < 1) return restoreVersion(deps, caller, artifactId, versionNumber, body, idempotencyKey, refusals + 1)
+      if (refusals < 1) return restoreVersion(deps, caller, artifactId, versionNumber, body, idempotencyKey, options, refusals + 1)
       return fail('forbidden', 'Your access to this artifact changed while writing; nothing was written.')
     }
     const raced = await replay<Version>(deps, plan)

@@ -1,5 +1,12 @@
 import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
-import type { Version, VersionContent, VersionDiff } from '../contract/schemas/version.ts'
+import {
+  type ArtifactChanges,
+  CHANGES_DIFF_MAX_BYTES,
+  type ChangesQuery,
+  type Version,
+  type VersionContent,
+  type VersionDiff,
+} from '../contract/schemas/version.ts'
 import { unifiedDiff } from '../diff/unified-diff.ts'
 import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
@@ -94,5 +101,61 @@ export async function diffVersions(
     diff: diff.text,
     additions: diff.additions,
     deletions: diff.deletions,
+  })
+}
+
+/** The longest prefix of `text` made of whole lines that fits in `maxBytes` of UTF-8. */
+export function capAtLine(text: string, maxBytes: number): { text: string; bytes: number; truncated: boolean } {
+  const bytes = new TextEncoder().encode(text)
+  if (bytes.length <= maxBytes) return { text, bytes: bytes.length, truncated: false }
+  const newline = bytes.lastIndexOf(0x0a, maxBytes - 1)
+  return { text: new TextDecoder().decode(bytes.subarray(0, newline + 1)), bytes: bytes.length, truncated: true }
+}
+
+/**
+ * Catch-up: the versions after `since` (newest first, one page of them) and the unified diff from
+ * `since` to the head, capped at `CHANGES_DIFF_MAX_BYTES`. One admission, as every read of versions.
+ */
+export async function getArtifactChanges(
+  deps: CoreDeps,
+  caller: Caller,
+  artifactId: string,
+  query: ChangesQuery,
+): Promise<Result<ArtifactChanges>> {
+  const page = pageRequest(query, numberKey)
+  const ctx = await deps.artifacts.loadVersionForCaller({ credential: caller.credential, artifactId })
+  const admitted = admitArtifact(deps, caller, ctx, 'artifact.read')
+  if (!admitted.ok) return admitted
+  if (!page.ok) return page
+  const { artifact } = admitted.value
+  const latest = artifact.latestVersion
+  if (query.since > latest) return fail('not_found', `Version ${query.since} does not exist (latest is ${latest}).`)
+  // Newest first, stopping at `since`: a row at or below it ends the list, whatever the cursor.
+  const rows = query.since === latest ? [] : await deps.artifacts.listVersions(artifact.id, page.value)
+  const versions = toPage(
+    rows.filter((r) => r.number > query.since),
+    page.value,
+    (r) => String(r.number),
+    presentVersion,
+  )
+  let whole = { text: '', additions: 0, deletions: 0 }
+  if (query.since < latest) {
+    const contents = await deps.artifacts.contents(artifact.id, [query.since, latest])
+    const from = contents.find((r) => r.number === query.since)
+    const to = contents.find((r) => r.number === latest)
+    if (!from || !to) return fail('not_found', `Version ${query.since} does not exist (latest is ${latest}).`)
+    whole = unifiedDiff(from.body, to.body, { fromLabel: `v${from.number}`, toLabel: `v${to.number}` })
+  }
+  const capped = capAtLine(whole.text, CHANGES_DIFF_MAX_BYTES)
+  return ok({
+    artifactId: artifact.id,
+    sinceVersion: query.since,
+    latestVersion: latest,
+    versions,
+    diff: capped.text,
+    additions: whole.additions,
+    deletions: whole.deletions,
+    diffBytes: capped.bytes,
+    diffTruncated: capped.truncated,
   })
 }

@@ -1,4 +1,4 @@
-import { type OperationId, type OperationOutput, type Operations, operations, type Result } from '@quire/core'
+import { type OperationId, type OperationOutput, type OperationSpec, type Operations, operations, type Result } from '@quire/core'
 import { type TObject, type TSchema, Type } from 'typebox'
 import { windowOf } from '../content-window.ts'
 import type { ToolSpec } from './define.ts'
@@ -26,7 +26,15 @@ const ResolvedPath = Type.Object({
 export function outputOf(spec: ToolSpec): TSchema {
   if (spec.operation === 'getContent') return ContentWindow
   if (spec.name === 'resolve_path') return ResolvedPath
-  return operations[spec.operation].success.schema
+  const op: OperationSpec = operations[spec.operation]
+  // A write with `dryRun` answers either its result or, for a dry run, the preview.
+  if (op.dryRun)
+    return {
+      type: 'object',
+      anyOf: [op.success.schema, op.dryRun.schema],
+      description: 'The result of the write; with `dryRun: true`, what it would do (`dryRun` is then true).',
+    } as unknown as TSchema
+  return op.success.schema
 }
 
 /** The tool's `structuredContent` from its operation's answer (and the arguments, for a window). */

@@ -6,9 +6,12 @@ export const CONTENT_WINDOW_BYTES = 256 * 1024
 
 const page = { limit: 'query.limit', cursor: 'query.cursor' } as const
 const retrySafe = { idempotencyKey: 'idempotencyKey' as const }
+/** A write the server can dry-run: `dryRun: true` checks everything and writes nothing. */
+const previewable = { dryRun: 'query.dryRun' as const }
 
 /**
- * THE tool table: the 22 tools of the spec ("MCP"), in the spec's order, each naming the
+ * THE tool table: the 22 tools of the spec ("MCP"), in the spec's order, and the catch-up tool
+ * of issue 18 (`get_artifact_changes`, after diff_artifact_versions): 23 tools, each naming the
  * operation of the operation table it runs. Both transports (Streamable HTTP in the web app,
  * stdio in `quire mcp`) serve exactly these.
  */
@@ -102,7 +105,7 @@ export const tools = [
     name: 'update_artifact',
     title: 'Publish a new version',
     description:
-      'Appends a new immutable version with the full new `content`. `expectedLatestVersion` must be the latest version you read (get_artifact): if someone published since, nothing is written and the error names the current version and shows the diff you missed; merge and retry with that number. Returns the new version: its `versionNumber`, SHA-256, size and author.',
+      'Appends a new immutable version with the full new `content`. `expectedLatestVersion` must be the latest version you read (get_artifact): if someone published since, nothing is written and the error names the current version and shows the diff you missed; merge and retry with that number. Returns the new version: its `versionNumber`, SHA-256, size and author. With `dryRun: true` every check runs and nothing is written: the answer names the version it would create and the diff from the latest.',
     operation: 'appendVersion',
     fields: {
       artifactId: 'params.artifactId',
@@ -111,16 +114,16 @@ export const tools = [
       expectedLatestVersion: 'body.expectedLatestVersion',
     },
     require: ['expectedLatestVersion'],
-    extensions: retrySafe,
+    extensions: { ...retrySafe, ...previewable },
   }),
   defineTool({
     name: 'restore_artifact_version',
     title: 'Restore a version',
     description:
-      'Publishes the content of an earlier version as a new head version (history is kept; nothing is overwritten). Returns the new version, with `restoredFrom` naming the one restored.',
+      'Publishes the content of an earlier version as a new head version (history is kept; nothing is overwritten). Returns the new version, with `restoredFrom` naming the one restored. With `dryRun: true` nothing is written: the answer names the version it would create and the diff from the latest.',
     operation: 'restoreVersion',
     fields: { artifactId: 'params.artifactId', versionNumber: 'params.versionNumber' },
-    extensions: { changelog: 'body.changelog', expectedLatestVersion: 'body.expectedLatestVersion', ...retrySafe },
+    extensions: { changelog: 'body.changelog', expectedLatestVersion: 'body.expectedLatestVersion', ...retrySafe, ...previewable },
   }),
   defineTool({
     name: 'delete_artifact',
@@ -172,6 +175,15 @@ export const tools = [
     fields: { artifactId: 'params.artifactId', fromVersion: 'query.from', toVersion: 'query.to' },
   }),
   defineTool({
+    name: 'get_artifact_changes',
+    title: 'Catch up on changes',
+    description:
+      'Everything that changed after the version you last saw (`since`), in one call: the versions after it (newest first: number, changelog, author, time; paginated: pass `nextCursor` back as `cursor` with the same `since`) and the unified diff from `since` to the latest. The diff is cut at 256 KiB when larger (`diffTruncated`; then use diff_artifact_versions on narrower ranges). `since` equal to the latest answers no versions and an empty diff.',
+    operation: 'getArtifactChanges',
+    fields: { artifactId: 'params.artifactId', since: 'query.since' },
+    extensions: page,
+  }),
+  defineTool({
     name: 'get_artifact_access',
     title: 'Read access settings',
     description:
@@ -183,9 +195,10 @@ export const tools = [
     name: 'set_artifact_access',
     title: 'Change access settings',
     description:
-      'Changes who may see and edit an artifact. Only the switches given change; `viewerEmails` replaces the whole list. Making an artifact public exposes it to anyone: ask the user first. Returns the new settings.',
+      'Changes who may see and edit an artifact. Only the switches given change; `viewerEmails` replaces the whole list. Making an artifact public exposes it to anyone: ask the user first (`dryRun: true` shows what would change, writing nothing). Returns the new settings.',
     operation: 'updateArtifactAccess',
     fields: { artifactId: 'params.artifactId', access: 'body' },
+    extensions: previewable,
   }),
   defineTool({
     name: 'create_share_link',

@@ -111,6 +111,35 @@ export async function countersFor(
 }
 
 /**
+ * The `@fastify/rate-limit` options that keep another limiter's counters (the web app's per-address
+ * limits) in the store the settings name, under keys of their own (`prefix`): with several
+ * processes they count one budget, not one each. Memory: none (the plugin's default, per process).
+ */
+export async function sharedCounterOptions(
+  app: FastifyInstance,
+  store: RateLimitStoreSetting,
+  database: DatabaseHandle,
+  prefix: string,
+): Promise<{ redis: Redis; nameSpace: string } | { store: RateLimitStoreClass } | Record<string, never>> {
+  if (store.kind === 'redis') return { redis: await connectRedis(app, store.url), nameSpace: prefix }
+  if (store.kind === 'postgres') {
+    if (database.kind !== 'postgres') throw new Error('Rate limiting: the postgres store needs a PostgreSQL database (DATABASE_URL).')
+    const Postgres = postgresRateLimitStore(database)
+    return {
+      store: withFailuresLogged(
+        class extends Postgres {
+          constructor(settings?: unknown) {
+            super(settings, prefix)
+          }
+        },
+        app.log,
+      ),
+    }
+  }
+  return {}
+}
+
+/**
  * Rate limits on every route (preflights and /health excepted). A limited request is answered
  * 429 `rate_limited` with `Retry-After`; every counted one carries the RateLimit headers.
  * Returns the limiter for the not-found handler, so that unknown URLs are counted too.

@@ -34,6 +34,8 @@ const IdempotencyHeaders = Type.Object({ 'idempotency-key': Type.Optional(Idempo
 /** The Fastify (and thus OpenAPI) schema of one row of the operation table. */
 export function routeSchema(id: OperationId, op: OperationSpec): FastifySchema & Record<string, unknown> {
   const response: Record<string, unknown> = { [op.success.status]: op.success.schema }
+  // A dry run answers 200 with its own schema: alone when the write answers 201, else either one.
+  if (op.dryRun) response[200] = op.success.status === 200 ? Type.Union([op.success.schema, op.dryRun.schema]) : op.dryRun.schema
   for (const code of errorsOf(op)) response[httpStatusOf(code)] ??= { ...Problem, description: 'Problem details (RFC 9457).' }
   if (op.conditional) response[304] = { type: 'null', description: 'Not modified: your copy (If-None-Match) is current.' }
   // An action with no scope (reading one's own profile) takes any bearer credential of a user.
@@ -116,6 +118,8 @@ function send(
   outcome: Outcome<unknown>,
   location: ((value: Record<string, unknown>) => string) | null,
 ): FastifyReply | unknown {
+  // A dry run wrote nothing: no Location of something made, and 200 whatever the write answers.
+  if (outcome.dryRun) return reply.code(200).send(outcome.value)
   if (outcome.replayed) reply.header('idempotent-replayed', 'true')
   // The answer holds a secret (shown once): no cache may keep it.
   if (op.revealsSecret) reply.header('cache-control', 'no-store')

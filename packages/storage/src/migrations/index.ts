@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration'
 import type { Database } from '../schema.ts'
 import * as foundation from './0001-foundation.ts'
@@ -22,11 +22,31 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
 
-/** Brings the schema to the latest migration; throws with the failing migration's error. */
+/**
+ * The key of the transaction-scoped advisory lock that every migration run holds: processes
+ * starting at once migrate one at a time, and the next sees the first's committed result.
+ */
+const MIGRATION_LOCK_KEY = 7_291_404_113_520_441_001n
+
+/**
+ * Brings the schema to the latest migration; throws with the failing migration's error.
+ *
+ * The whole run is one transaction that first takes `pg_advisory_xact_lock`, and the migrator is
+ * handed that transaction. Kysely's own lock is session-level (lock, migrate, unlock as separate
+ * statements); behind PgBouncer in transaction mode those statements can land on different server
+ * connections, so the unlock fails and the lock stays held on a pooled connection. Inside one
+ * transaction every statement reaches the same connection, and our lock ends with the commit.
+ */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  // Migrations are written against no schema type: they define it.
-  const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider })
-  const { error, results } = await migrator.migrateToLatest()
+  const { error, results } = await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY.toString()}::bigint)`.execute(trx)
+    // Migrations are written against no schema type: they define it.
+    const migrator = new Migrator({ db: trx as unknown as Kysely<unknown>, provider })
+    const outcome = await migrator.migrateToLatest()
+    // A failed migration must roll the transaction back, not commit what came before it.
+    if (outcome.error) throw outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error))
+    return outcome
+  })
   if (error) throw error instanceof Error ? error : new Error(String(error))
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
 }

@@ -1,8 +1,9 @@
 import { defineOperation } from '../operation.ts'
-import { ArtifactAccessSettings, UpdateAccessBody } from '../schemas/access.ts'
+import { AccessDryRun, ArtifactAccessSettings, UpdateAccessBody } from '../schemas/access.ts'
 import { ArtifactParams } from '../schemas/artifact.ts'
 import { Page, PageQuery } from '../schemas/common.ts'
 import { CreatedShareLink, CreateShareLinkBody, ShareLink, ShareLinkParams } from '../schemas/share-link.ts'
+import { DryRunQuery } from '../schemas/version.ts'
 
 const read = { readOnly: true, destructive: false, idempotent: true } as const
 
@@ -25,13 +26,15 @@ export const sharingOperations = {
     path: '/api/artifacts/:artifactId/access',
     summary: "Change an artifact's access settings",
     description:
-      'Fields left out keep their value. `viewerEmails` replaces the whole list (at most 100, no duplicates; compared case-insensitively).',
+      'Fields left out keep their value. `viewerEmails` replaces the whole list (at most 100, no duplicates; compared case-insensitively). With `dryRun=true` every check runs and nothing is written: the answer gives the settings now, the ones the change would leave and which fields differ.',
     tags: ['access'],
     action: 'artifact.access.write',
     anonymous: false,
     params: ArtifactParams,
+    query: DryRunQuery,
     body: UpdateAccessBody,
     success: { status: 200, schema: ArtifactAccessSettings },
+    dryRun: { schema: AccessDryRun },
     errors: ['not_found', 'forbidden', 'insufficient_scope'],
     hints: { readOnly: false, destructive: true, idempotent: true },
   }),

@@ -38,3 +38,22 @@ export const UpdateAccessBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 )
 export type UpdateAccessBody = Static<typeof UpdateAccessBody>
+
+/** The three access settings, without the artifact they belong to (a dry run's before and after). */
+export const AccessSwitches = Type.Object({
+  publicView: Type.Boolean(),
+  publicEdit: Type.Boolean(),
+  viewerEmails: Type.Array(Type.String(), { description: 'Lowercase.' }),
+})
+
+/** What `PATCH …/access?dryRun=true` answers: the settings now, the ones the change would leave, and which fields differ. */
+export const AccessDryRun = Type.Object({
+  dryRun: Type.Literal(true, { description: 'Nothing was written.' }),
+  artifactId: ArtifactId,
+  current: { ...AccessSwitches, description: 'The settings now.' },
+  wouldBe: { ...AccessSwitches, description: 'The settings the change would leave.' },
+  changed: Type.Array(Type.Union([Type.Literal('publicView'), Type.Literal('publicEdit'), Type.Literal('viewerEmails')]), {
+    description: 'The fields whose value would change (empty when the change is a no-op).',
+  }),
+})
+export type AccessDryRun = Static<typeof AccessDryRun>

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { ArtifactIdParam, ArtifactTypeSchema, Changelog, Content } from './artifact.ts'
-import { ActorRef, ArtifactId, Timestamp } from './common.ts'
+import { ActorRef, ArtifactId, Cursor, Limit, Page, Timestamp } from './common.ts'
 
 export const VersionNumber = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Version number, from 1.' })
 
@@ -90,3 +90,79 @@ export const VersionDiff = Type.Object({
   deletions: Type.Integer({ description: 'Lines removed.' }),
 })
 export type VersionDiff = Static<typeof VersionDiff>
+
+/**
+ * The most unified diff a catch-up answer carries, in bytes of UTF-8: 256 KiB (the MCP content
+ * window's size). A longer diff is cut at a line boundary and `diffTruncated` says so.
+ */
+export const CHANGES_DIFF_MAX_BYTES = 256 * 1024
+
+export const ChangesQuery = Type.Object(
+  {
+    since: { ...VersionNumber, description: 'The version the caller last saw (from 1): what changed after it is returned.' },
+    limit: Type.Optional({ ...Limit, description: 'Versions per page, 1–100 (default 50).' }),
+    cursor: Type.Optional(Cursor),
+  },
+  { additionalProperties: false },
+)
+export type ChangesQuery = Static<typeof ChangesQuery>
+
+/**
+ * What changed after version `since`. `versions` holds the versions after it, newest first, paged
+ * like every list (pass `nextCursor` back as `cursor` with the same `since` for older ones).
+ */
+export const ArtifactChanges = Type.Object({
+  artifactId: ArtifactId,
+  sinceVersion: { ...VersionNumber, description: 'The `since` asked for: the old side of the diff.' },
+  latestVersion: { ...VersionNumber, description: 'The head version now: the new side of the diff.' },
+  versions: {
+    ...Page(Version),
+    description:
+      'The versions after `sinceVersion`, newest first, paged like every list: pass `nextCursor` back as `cursor` with the same `since` for older ones.',
+  },
+  diff: Type.String({
+    description: `Unified diff from \`sinceVersion\` to \`latestVersion\`; empty when nothing changed. At most ${CHANGES_DIFF_MAX_BYTES / 1024} KiB: see \`diffTruncated\`.`,
+  }),
+  additions: Type.Integer({ description: 'Lines added (over the whole diff, truncated or not).' }),
+  deletions: Type.Integer({ description: 'Lines removed (over the whole diff, truncated or not).' }),
+  diffBytes: Type.Integer({ description: 'Size of the whole diff in bytes of UTF-8.' }),
+  diffTruncated: Type.Boolean({
+    description:
+      'True when the diff was cut (at a line boundary) to fit the cap: get the whole of it from the diff operation (`GET /api/artifacts/{artifactId}/diff?from=sinceVersion&to=latestVersion`), or narrower ranges of it.',
+  }),
+})
+export type ArtifactChanges = Static<typeof ArtifactChanges>
+
+/** `?dryRun=true` on a write: every check runs, nothing is written, and the answer says what would have been. */
+export const DryRunQuery = Type.Object(
+  {
+    dryRun: Type.Optional(
+      Type.Boolean({
+        description:
+          "Check everything the write checks (credential, access, scopes, expectedLatestVersion, limits, the body) and answer with what it would do, writing nothing (no version, no audit event, no Idempotency-Key stored). Errors are the write's own.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type DryRunQuery = Static<typeof DryRunQuery>
+
+export const VersionDryRun = Type.Object({
+  dryRun: Type.Literal(true, { description: 'Nothing was written.' }),
+  artifactId: ArtifactId,
+  wouldCreate: Type.Object(
+    {
+      versionNumber: VersionNumber,
+      sha256: Sha256,
+      size: Type.Integer({ description: 'Content size in bytes (UTF-8).' }),
+      changelog: Type.String({ description: 'The note the version would carry.' }),
+      restoredFrom: Type.Union([VersionNumber, Type.Null()], { description: 'Set when the version would restore an older one.' }),
+    },
+    { description: 'The version the write would append.' },
+  ),
+  fromVersion: { ...VersionNumber, description: 'The latest version now: the old side of the diff.' },
+  diff: Type.String({ description: 'Unified diff from the latest version to the content the write would publish; empty when identical.' }),
+  additions: Type.Integer({ description: 'Lines added.' }),
+  deletions: Type.Integer({ description: 'Lines removed.' }),
+})
+export type VersionDryRun = Static<typeof VersionDryRun>

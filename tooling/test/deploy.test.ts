@@ -1,0 +1,438 @@
+/**
+ * The deployables: each app's standalone folder, made by the one deploy command the Dockerfiles
+ * run (tooling/scripts/deploy-app.sh), is tried as an operator would use it. Deployed into a
+ * temporary directory outside the repository, it must hold nothing that resolves back into the
+ * repository, start with plain `node dist/main.js` (no `--conditions=source`: packages load from
+ * their dist) against PostgreSQL, serve real requests, and stop on SIGTERM with exit code 0.
+ *
+ * It assumes the build has run (`pnpm test` builds first; alone: `pnpm exec turbo run build
+ * --filter=@quire/api... --filter=@quire/web...`).
+ */
+import { execFile } from 'node:child_process'
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { delimiter, dirname, join, relative, resolve, sep } from 'node:path'
+import { openDatabase } from '@quire/storage'
+import { freshTestDatabase, type TestDatabase } from '@quire/storage/testing'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { freePort } from '../vitest/free-port.ts'
+import { killAllNodeProcesses, spawnNode, untilHealthy } from '../vitest/node-process.ts'
+import { signalGroup, spawnTracked } from '../vitest/processes.ts'
+
+const repo = resolve(import.meta.dirname, '../..')
+const deployScript = join(repo, 'tooling/scripts/deploy-app.sh')
+const apps = ['api', 'web'] as const
+type App = (typeof apps)[number]
+
+/** What the deploy copies: each app's bundle and the dist of every workspace package it runs on. */
+const builtFiles = [
+  'apps/api/dist/main.js',
+  'apps/api/dist/admin.js',
+  'apps/web/dist/main.js',
+  ...['server', 'core', 'storage', 'authz', 'agent-auth', 'mcp'].map((p) => `packages/${p}/dist/index.js`),
+]
+
+const inside = (dir: string, path: string) => path === dir || path.startsWith(dir + sep)
+
+/** pnpm, for the deploy script: on PATH, else the repository's bootstrap toolchain. */
+function pnpmDir(): string {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'pnpm'))) return dir
+  const toolchain = join(repo, '.toolchain/pnpm/node_modules/.bin')
+  if (existsSync(join(toolchain, 'pnpm'))) return toolchain
+  throw new Error('pnpm is not on PATH: run `eval "$(tooling/bootstrap.sh --env)"` first.')
+}
+
+/** Runs the deploy script for `app` into `target`; resolves with how long it took. */
+function deploy(app: App, target: string): Promise<number> {
+  const started = performance.now()
+  return new Promise((done, fail) => {
+    execFile(
+      'sh',
+      [deployScript, app, target],
+      {
+        cwd: repo,
+        timeout: 120_000,
+        killSignal: 'SIGKILL',
+        env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${pnpmDir()}${delimiter}${process.env.PATH ?? ''}` },
+      },
+      (error, stdout, stderr) => {
+        if (error) fail(new Error(`deploy-app.sh ${app} failed (${error.message}):\n${stdout}${stderr}`))
+        else done(performance.now() - started)
+      },
+    )
+  })
+}
+
+interface Walk {
+  files: number
+  bytes: number
+  /** Symlinks whose target is outside the deployed folder, with where they lead. */
+  escaping: string[]
+  /** Any path whose real path is inside the repository. */
+  intoRepo: string[]
+}
+
+/** Every entry of a deployed folder, symlinks resolved (and not followed further: they are checked where they lead). */
+function walk(root: string): Walk {
+  const result: Walk = { files: 0, bytes: 0, escaping: [], intoRepo: [] }
+  const realRoot = realpathSync(root)
+  const visit = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name)
+      const stat = lstatSync(path)
+      const real = realpathSync(path)
+      if (inside(repo, real)) result.intoRepo.push(`${relative(root, path)} -> ${real}`)
+      if (stat.isSymbolicLink()) {
+        if (!inside(realRoot, real)) result.escaping.push(`${relative(root, path)} -> ${real}`)
+      } else if (stat.isDirectory()) visit(path)
+      else {
+        result.files++
+        result.bytes += stat.size
+      }
+    }
+  }
+  visit(root)
+  return result
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'quire-deploy-'))
+let database: TestDatabase | null = null
+const figures: string[] = []
+
+beforeAll(async () => {
+  const missing = builtFiles.filter((f) => !existsSync(join(repo, f)))
+  if (missing.length > 0)
+    throw new Error(
+      `Not built: ${missing.join(', ')}. Build first: pnpm exec turbo run build --filter=@quire/api... --filter=@quire/web... (pnpm test does).`,
+    )
+  // An empty database, not the migrated template: the deployed API folder must bring its own migrations.
+  database = await freshTestDatabase(inject('testRun'), 'postgres', { poolSize: 1 })
+  await database.query('DROP SCHEMA public CASCADE', [])
+  await database.query('CREATE SCHEMA public', [])
+})
+
+afterAll(async () => {
+  await killAllNodeProcesses()
+  await database?.close()
+  rmSync(scratch, { recursive: true, force: true })
+  if (figures.length > 0) console.info(`deploy figures:\n${figures.join('\n')}`)
+})
+
+/** Deploys `app`, checks the folder is self-contained, and returns its path. */
+async function deployed(app: App): Promise<string> {
+  const target = join(scratch, app)
+  const ms = await deploy(app, target)
+  const found = walk(target)
+  figures.push(`  ${app}: ${Math.round(ms)} ms, ${(found.bytes / 1024 / 1024).toFixed(1)} MiB in ${found.files} files`)
+  expect(found.intoRepo, 'paths resolving into the repository').toEqual([])
+  expect(found.escaping, 'symlinks leading out of the folder').toEqual([])
+  expect(readdirSync(target).sort()).toEqual(
+    app === 'api' ? ['dist', 'migrate.mjs', 'node_modules', 'package.json'] : ['dist', 'node_modules', 'package.json'],
+  )
+  // Production dependencies only: none of the app's devDependencies (its test tools) is there.
+  const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { devDependencies?: object }
+  expect(Object.keys(manifest.devDependencies ?? {})).toEqual([])
+  const devDependencies = Object.keys(
+    (JSON.parse(readFileSync(join(repo, `apps/${app}/package.json`), 'utf8')) as { devDependencies: object }).devDependencies,
+  )
+  expect(devDependencies.length).toBeGreaterThan(0)
+  expect(devDependencies.filter((name) => existsSync(join(target, 'node_modules', name)))).toEqual([])
+  // Workspace packages are real directories with their dist.
+  for (const pkg of ['server', 'core', 'storage']) {
+    const real = realpathSync(join(target, 'node_modules/@quire', pkg))
+    expect(inside(realpathSync(target), real)).toBe(true)
+    expect(existsSync(join(real, 'dist/index.js')), `@quire/${pkg}/dist/index.js`).toBe(true)
+  }
+  return target
+}
+
+const pgUrl = () => {
+  if (!database?.url) throw new Error('No PostgreSQL test database')
+  return database.url
+}
+
+/** A command of a deployed folder (plain node, cwd the folder), run to its end within 30 s. */
+async function runToEnd(script: string, env: Record<string, string>, cwd: string, args: readonly string[] = []) {
+  const command = spawnNode(script, env, { cwd, source: false, args })
+  const timer = setTimeout(() => void command.kill(), 30_000)
+  const outcome = await command.exited
+  clearTimeout(timer)
+  return { outcome, output: command.output(), stdout: command.stdout() }
+}
+
+async function json(res: Response): Promise<Record<string, unknown>> {
+  const text = await res.text()
+  try {
+    return JSON.parse(text) as Record<string, unknown>
+  } catch {
+    return { text }
+  }
+}
+
+describe('deployed folders, run from outside the repository', { timeout: 180_000 }, () => {
+  it('the scratch directory is outside the repository', () => {
+    expect(inside(repo, realpathSync(scratch))).toBe(false)
+  })
+
+  it('each Dockerfile deploys with the tested command', () => {
+    for (const app of apps) {
+      const dockerfile = readFileSync(join(repo, `apps/${app}/Dockerfile`), 'utf8')
+      expect(dockerfile).toMatch(new RegExp(`RUN sh tooling/scripts/deploy-app\\.sh ${app} /deploy\\b`))
+    }
+  })
+
+  it('api: migrate.mjs migrates an empty database; dist/admin.js mints a token; the API serves it; SIGTERM stops it with 0', async () => {
+    const dir = await deployed('api')
+    // What compose.yaml's `migrate` service runs, on a direct connection, before the app processes.
+    for (const expected of [/migrate: applied 0001-foundation, /, /migrate: the schema is up to date/]) {
+      const migrate = await runToEnd(join(dir, 'migrate.mjs'), { DATABASE_URL: pgUrl() }, dir)
+      expect(migrate.outcome, migrate.output).toEqual({ code: 0, signal: null })
+      expect(migrate.output).toMatch(expected)
+    }
+    const migrated = await database?.query<{ n: number }>('SELECT count(*)::int AS n FROM kysely_migration', [])
+    expect(migrated?.[0]?.n).toBeGreaterThan(0)
+
+    const port = await freePort()
+    const env = { DATABASE_URL: pgUrl(), API_HOST: '127.0.0.1', API_PORT: String(port), NODE_ENV: 'production' }
+    const api = spawnNode(join(dir, 'dist/main.js'), env, { cwd: dir, source: false })
+    const base = `http://127.0.0.1:${port}`
+    await untilHealthy(api, [`${base}/health`], 60_000)
+
+    const admin = await runToEnd(join(dir, 'dist/admin.js'), { DATABASE_URL: pgUrl() }, dir, ['token', '--email', 'deploy@example.com'])
+    expect(admin.outcome, admin.output).toEqual({ code: 0, signal: null })
+    const token = admin.stdout.trim()
+    expect(token).toMatch(/^\S{20,}$/)
+
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    const project = await fetch(`${base}/api/projects`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ownerUsername: 'deploy', slug: 'shipped', title: 'Shipped', icon: '📦' }),
+    })
+    expect(project.status, JSON.stringify(await json(project.clone()))).toBe(201)
+    const created = await fetch(`${base}/api/artifacts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        ownerUsername: 'deploy',
+        projectSlug: 'shipped',
+        slug: 'notes',
+        type: 'md',
+        title: 'Notes',
+        content: '# From the deployed folder\n',
+        changelog: 'first',
+        access: { publicView: false, publicEdit: false },
+      }),
+    })
+    const body = await json(created)
+    expect(created.status, JSON.stringify(body)).toBe(201)
+    expect(body).toMatchObject({ ownerUsername: 'deploy', slug: 'notes', latestVersion: 1 })
+    const read = await fetch(`${base}/api/artifacts/${String(body.id)}/content`, { headers: { authorization: `Bearer ${token}` } })
+    expect(read.status).toBe(200)
+    expect(await read.text()).toContain('# From the deployed folder')
+
+    await api.stop(15_000)
+    expect(await api.exited, api.output()).toEqual({ code: 0, signal: null })
+  })
+
+  it('web: in production, serves the home page and its stylesheet, stops on SIGTERM with 0', async () => {
+    const dir = await deployed('web')
+    const port = await freePort()
+    const web = spawnNode(
+      join(dir, 'dist/main.js'),
+      {
+        DATABASE_URL: pgUrl(),
+        WEB_HOST: '127.0.0.1',
+        WEB_PORT: String(port),
+        WEB_URL: 'https://quire.example.test',
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'deploy-test-session-secret-0123456789abcdef',
+        // Production refuses the development provider; discovery happens at the first sign-in, not at boot.
+        OIDC_ISSUER: 'https://oidc.example.test',
+        OIDC_CLIENT_ID: 'quire',
+        OIDC_CLIENT_SECRET: 'deploy-test-client-secret',
+      },
+      { cwd: dir, source: false },
+    )
+    const base = `http://127.0.0.1:${port}`
+    await untilHealthy(web, [`${base}/health`], 60_000)
+    const home = await fetch(`${base}/`)
+    expect(home.status).toBe(200)
+    const html = await home.text()
+    expect(html).toContain('<title>Welcome · Quire</title>')
+    const stylesheet = html.match(/<link rel="stylesheet" href="([^"]+)">/)?.[1]
+    expect(stylesheet, html).toBeDefined()
+    const css = await fetch(`${base}${stylesheet}`)
+    expect(css.status).toBe(200)
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/)
+    // The page styles and the code highlighting theme, both bundled into dist.
+    const text = await css.text()
+    expect(text.length).toBeGreaterThan(1000)
+    expect(text).toContain('.hljs')
+
+    await web.stop(15_000)
+    expect(await web.exited, web.output()).toEqual({ code: 0, signal: null })
+  })
+
+  it('web: outside production, the bundled development sign-in provider answers from the deployed folder', async () => {
+    const dir = join(scratch, 'web')
+    if (!existsSync(join(dir, 'dist/main.js'))) throw new Error('the web deploy of the previous test is missing')
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}`
+    const web = spawnNode(
+      join(dir, 'dist/main.js'),
+      // The generated session secret goes to QUIRE_DATA_DIR, outside the deployed folder.
+      { DATABASE_URL: pgUrl(), WEB_HOST: '127.0.0.1', WEB_PORT: String(port), WEB_URL: base, QUIRE_DATA_DIR: join(scratch, 'web-data') },
+      { cwd: dir, source: false },
+    )
+    await untilHealthy(web, [`${base}/health`], 60_000)
+    const discovery = await fetch(`${base}/dev-oidc/.well-known/openid-configuration`)
+    expect(discovery.status).toBe(200)
+    expect((await json(discovery)).issuer).toBe(`${base}/dev-oidc`)
+    await web.stop(15_000)
+    expect(await web.exited, web.output()).toEqual({ code: 0, signal: null })
+  })
+})
+
+/** A program on PATH, or null. */
+function onPath(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter).concat('/usr/sbin', '/usr/local/sbin'))
+    if (dir && existsSync(join(dir, name))) return join(dir, name)
+  return null
+}
+
+describe('compose.yaml and its HAProxy configuration', () => {
+  const haproxyCfg = readFileSync(join(repo, 'tooling/deploy/haproxy.cfg'), 'utf8')
+  const compose = readFileSync(join(repo, 'compose.yaml'), 'utf8')
+
+  it('two frontends (web :8080, api :8081), round-robin over two servers each, checked with GET /health', () => {
+    expect(haproxyCfg).toMatch(/^frontend web\n {2}bind :8080\n/m)
+    expect(haproxyCfg).toMatch(/^frontend api\n {2}bind :8081\n/m)
+    expect(haproxyCfg).toMatch(/^ {2}option httpchk GET \/health$/m)
+    expect(haproxyCfg).toMatch(/^ {2}option forwardfor$/m)
+    // No stickiness: no cookie insertion, no stick tables.
+    expect(haproxyCfg).not.toMatch(/^\s*(cookie|stick|stick-table|balance source)\b/m)
+    for (const backend of ['web', 'api']) {
+      const start = haproxyCfg.search(new RegExp(`^backend ${backend}$`, 'm'))
+      expect(start).toBeGreaterThan(-1)
+      const block = haproxyCfg.slice(start).split('\n\n')[0] ?? ''
+      expect(block).toContain('balance roundrobin')
+      expect(block.match(/^ {2}server /gm)).toHaveLength(2)
+    }
+  })
+
+  it('every server HAProxy balances over is a service of compose.yaml, on the port its image listens on', () => {
+    const servers = [...haproxyCfg.matchAll(/^ {2}server (\S+) (\S+):(\d+)$/gm)].map((m) => ({ service: m[2], port: m[3] }))
+    expect(servers).toHaveLength(4)
+    for (const { service, port } of servers) {
+      expect(compose, `service ${service}`).toMatch(new RegExp(`^ {2}${service}: \\*(api|web)$`, 'm'))
+      const app = service?.startsWith('api') ? 'api' : 'web'
+      expect(readFileSync(join(repo, `apps/${app}/Dockerfile`), 'utf8')).toMatch(new RegExp(`^EXPOSE ${port}$`, 'm'))
+    }
+    // The address the apps trust for X-Forwarded-For is haproxy's.
+    const trusted = compose.match(/TRUST_PROXY: (\S+)/)?.[1]
+    expect(compose).toMatch(new RegExp(`haproxy:[\\s\\S]*ipv4_address: ${trusted?.replaceAll('.', '\\.')}`))
+  })
+
+  it('HAProxy accepts the configuration (haproxy -c), where HAProxy is installed', async (context) => {
+    const haproxy = onPath('haproxy')
+    if (!haproxy) return context.skip('haproxy is not installed (tooling/scripts/test-prerequisites.sh installs it)')
+    const result = await new Promise<{ code: number; output: string }>((done) => {
+      execFile(haproxy, ['-c', '-f', join(repo, 'tooling/deploy/haproxy.cfg')], { timeout: 20_000 }, (error, stdout, stderr) =>
+        done({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
+      )
+    })
+    expect(result.code, result.output).toBe(0)
+    expect(result.output).toContain('Configuration file is valid')
+  })
+})
+
+/** Resolves once something accepts TCP connections on 127.0.0.1:`port`. */
+async function untilListening(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const up = await new Promise<boolean>((done) => {
+      const socket = connect(port, '127.0.0.1')
+      socket.once('connect', () => done(socket.destroy() !== undefined))
+      socket.once('error', () => done(false))
+    })
+    if (up) return
+    if (Date.now() > deadline) throw new Error(`nothing listens on ${port} after ${timeoutMs} ms`)
+    await new Promise((done) => setTimeout(done, 100))
+  }
+}
+
+describe('the PgBouncer configuration of compose.yaml', { timeout: 60_000 }, () => {
+  it('no session advisory lock outlives its transaction (the migrator locks and unlocks in different ones)', async (context) => {
+    const pgbouncer = onPath('pgbouncer')
+    if (!pgbouncer) return context.skip('pgbouncer is not installed (tooling/scripts/test-prerequisites.sh installs it)')
+    if (!database?.url) throw new Error('No PostgreSQL test database')
+    const dbName = new URL(database.url).pathname.slice(1)
+    // The deployed file, pointed at the local PostgreSQL and a free port instead of the compose services.
+    const dir = join(scratch, 'pgbouncer')
+    mkdirSync(dir)
+    const port = await freePort()
+    const ini = readFileSync(join(repo, 'tooling/deploy/pgbouncer/pgbouncer.ini'), 'utf8')
+      .replace('* = host=postgres port=5432', '* = host=127.0.0.1 port=5432')
+      .replace('listen_addr = 0.0.0.0', 'listen_addr = 127.0.0.1')
+      .replace('listen_port = 6432', `listen_port = ${port}`)
+      .replace('auth_file = /tmp/pgbouncer/userlist.txt', `auth_file = ${join(dir, 'userlist.txt')}`)
+    expect(ini).toContain(`listen_port = ${port}`)
+    writeFileSync(join(dir, 'pgbouncer.ini'), ini)
+    writeFileSync(join(dir, 'userlist.txt'), '"postgres" "deploy-test"\n')
+    // PgBouncer refuses to run as root: then as the postgres user, who must read the files.
+    const runAs = process.getuid?.() === 0 ? ['-u', 'postgres'] : []
+    for (const path of [scratch, dir]) chmodSync(path, 0o755)
+    for (const file of ['pgbouncer.ini', 'userlist.txt']) chmodSync(join(dir, file), 0o644)
+    const bouncer = spawnTracked(pgbouncer, [...runAs, join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let log = ''
+    bouncer.stderr?.on('data', (chunk: Buffer) => {
+      log += chunk.toString('utf8')
+    })
+    const exited = new Promise((done) => bouncer.once('exit', done))
+    const url = `postgres://postgres:deploy-test@127.0.0.1:${port}/${dbName}`
+    const a = await openDatabase({ kind: 'postgres', url, poolSize: 1, preparedStatements: false })
+    const b = await openDatabase({ kind: 'postgres', url, poolSize: 1, preparedStatements: false })
+    try {
+      await untilListening(port, 10_000).catch((error: Error) => {
+        throw new Error(`${error.message}: ${log}`)
+      })
+      // A locks (one transaction); B then holds that same backend in a transaction of its own, so
+      // A's unlock (its next transaction) lands on another backend: as the migrator does, unlucky.
+      const [locked] = await a.query<{ pid: number }>('SELECT pg_advisory_lock(4242), pg_backend_pid() AS pid', [])
+      // B's pool has one connection: BEGIN … COMMIT is one PgBouncer transaction, one backend.
+      await b.query('BEGIN', [])
+      const [inB] = await b.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', [])
+      const [unlocked] = await a.query<{ pid: number; unlocked: boolean }>(
+        'SELECT pg_advisory_unlock(4242) AS unlocked, pg_backend_pid() AS pid',
+        [],
+      )
+      await b.query('COMMIT', [])
+      // The situation the setting is for: lock and unlock on different backends.
+      expect(inB?.pid).toBe(locked?.pid)
+      expect(unlocked?.pid).not.toBe(locked?.pid)
+      const left = await database.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242",
+        [],
+      )
+      expect(left[0]?.n, 'advisory locks still held on a pooled backend').toBe(0)
+    } finally {
+      await a.close()
+      await b.close()
+      signalGroup(bouncer, 'SIGKILL')
+      await exited
+    }
+  })
+})

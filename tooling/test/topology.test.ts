@@ -1,0 +1,339 @@
+/**
+ * Quire scaled out on this machine (issue 18, point 4; docs/deploy.md): HAProxy in front of two
+ * API and two web processes (the built apps), PgBouncer in transaction mode in front of one
+ * PostgreSQL, rate limits in one Redis database, the development OpenID provider as one process of
+ * its own. Every request goes through the balancer (or, to force a step onto a given process, to
+ * that process's own port), and the answers' X-Served-By prove which process served them.
+ *
+ * Needs the build (`pnpm exec turbo run build --filter=@quire/api... --filter=@quire/web...`),
+ * haproxy, pgbouncer, PostgreSQL and Redis (tooling/scripts/test-prerequisites.sh).
+ */
+import { freshTestDatabase, type TestDatabase } from '@quire/storage/testing'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { Browser, consentFields, locationOf, mcpAnswer, pkce, signIn } from '../topology/http-client.ts'
+import { startTopology, type Topology } from '../topology/topology.ts'
+import { processAlive } from '../vitest/processes.ts'
+import '../vitest/test-database.ts'
+
+const redirectUri = 'http://127.0.0.1:4567/callback'
+
+interface Person {
+  readonly browser: Browser
+  readonly username: string
+  /** An OAuth token for the API. */
+  readonly apiToken: string
+}
+
+/** Registers an OAuth client, has `person` approve it on `consentOn`, exchanges the code on `tokenOn`. */
+async function authorize(browser: Browser, consentOn: string, tokenOn: string, resource: string) {
+  const registered = await fetch(`${tokenOn}/oauth2/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: 'topology test',
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }),
+  })
+  expect(registered.status).toBe(201)
+  const clientId = ((await registered.json()) as { client_id: string }).client_id
+  const { verifier, challenge } = pkce()
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource,
+    state: 'st',
+  })
+  const consent = await browser.send(`${consentOn}/oauth2/authorize?${query}`)
+  expect(consent.status).toBe(200)
+  const page = await consent.text()
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1]
+  expect(csrf).toBeTruthy()
+  const approved = await browser.send(`${consentOn}/oauth2/authorize`, {
+    form: { ...consentFields(page), _csrf: csrf as string, decision: 'approve' },
+  })
+  expect(approved.status).toBe(303)
+  const code = new URL(locationOf(approved, consentOn) ?? '').searchParams.get('code')
+  expect(code).toBeTruthy()
+  const token = await fetch(`${tokenOn}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: code as string,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    }).toString(),
+  })
+  const body = (await token.json()) as { access_token?: string }
+  expect(token.status, JSON.stringify(body)).toBe(200)
+  return { accessToken: body.access_token as string, servedBy: token.headers.get('x-served-by') }
+}
+
+async function api(top: Topology, token: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${top.apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const text = await response.text()
+  return {
+    status: response.status,
+    servedBy: response.headers.get('x-served-by'),
+    json: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  }
+}
+
+function artifactBody(username: string, slug: string, content = '# Hello\n') {
+  return {
+    ownerUsername: username,
+    projectSlug: 'notes',
+    slug,
+    type: 'md',
+    title: slug,
+    content,
+    changelog: 'first',
+    access: { publicView: false, publicEdit: false },
+  }
+}
+
+describe('the scale-out topology (HAProxy, 2 API, 2 web, PgBouncer, Redis)', () => {
+  let database: TestDatabase
+  let top: Topology
+  let person: Person
+
+  beforeAll(async () => {
+    // An empty database: the four processes start at once and migrate it through PgBouncer.
+    database = await freshTestDatabase(inject('testRun'), 'postgres', { poolSize: 2, empty: true })
+    // High limits here: the writers below would spend a normal budget; the limit has its own run.
+    top = await startTopology({ databaseUrl: database.url as string, idp: true, redisDb: 7, env: { RATE_LIMIT_MAX: '1000000' } })
+  }, 90_000)
+  afterAll(async () => {
+    await top?.stop()
+    await database?.close()
+  })
+
+  it('migrated the empty database once, through PgBouncer, with four processes starting at once, and left no lock held', async () => {
+    const migrations = await database.query<{ n: number }>('SELECT count(*)::int AS n FROM kysely_migration', [])
+    expect(migrations[0]?.n).toBeGreaterThanOrEqual(7)
+    const locks = await database.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+      [],
+    )
+    expect(locks[0]?.n).toBe(0)
+  })
+
+  it('signs in on web_1 and finishes the callback on web_2; the session works on both', async () => {
+    const browser = new Browser(top.webUrl)
+    const { callback } = await signIn(browser, 'ada@example.com', top.direct.web_1 as string, top.direct.web_2 as string)
+    expect(callback.status).toBe(303)
+    expect(browser.has('quire_session')).toBe(true)
+    for (const web of ['web_1', 'web_2']) {
+      const settings = await browser.send(`${top.direct[web]}/settings`)
+      expect(settings.status, web).toBe(200)
+      expect(await settings.text()).toContain('ada@example.com')
+    }
+    // And through the balancer: both processes, one session.
+    const servedBy = new Set<string>()
+    for (let i = 0; i < 4; i++) {
+      const page = await browser.send(`${top.webUrl}/settings`)
+      expect(page.status).toBe(200)
+      await page.arrayBuffer()
+      servedBy.add(page.headers.get('x-served-by') ?? '')
+    }
+    expect([...servedBy].sort()).toEqual(['web_1', 'web_2'])
+
+    const { accessToken } = await authorize(browser, top.direct.web_1 as string, top.direct.web_2 as string, top.apiUrl)
+    const me = await api(top, accessToken, 'GET', '/api/profile/me')
+    expect(me.status).toBe(200)
+    person = { browser, username: me.json.username as string, apiToken: accessToken }
+    expect(
+      (await api(top, accessToken, 'POST', '/api/projects', { ownerUsername: person.username, slug: 'notes', title: 'Notes', icon: '📝' }))
+        .status,
+    ).toBe(201)
+  })
+
+  it('authorizes an OAuth client on web_1, exchanges the code on web_2; the token works on both (MCP, alternating)', async () => {
+    expect(person).toBeDefined()
+    const resource = `${top.webUrl}/mcp`
+    const { accessToken } = await authorize(person.browser, top.direct.web_1 as string, top.direct.web_2 as string, resource)
+    const mcp = async (on: string, id: number, method: string, params: Record<string, unknown>) => {
+      const response = await fetch(`${on}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      })
+      expect(response.status, `${method} on ${on}`).toBe(200)
+      return { servedBy: response.headers.get('x-served-by'), answer: await mcpAnswer(response) }
+    }
+    // Straight to each process: initialize on web_1, the rest on web_2 and back.
+    const init = await mcp(top.direct.web_1 as string, 1, 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'topology', version: '0' },
+    })
+    expect(init.answer.result?.serverInfo).toBeDefined()
+    const tools = await mcp(top.direct.web_2 as string, 2, 'tools/list', {})
+    expect(((tools.answer.result?.tools ?? []) as { name: string }[]).map((t) => t.name)).toContain('get_current_principal')
+    const whoami = await mcp(top.direct.web_1 as string, 3, 'tools/call', { name: 'get_current_principal', arguments: {} })
+    expect(JSON.stringify(whoami.answer.result)).toContain(person.username)
+    // Through the balancer: consecutive calls alternate between the processes, all succeed.
+    const servedBy: string[] = []
+    for (let i = 0; i < 6; i++) {
+      const call = await mcp(
+        top.webUrl,
+        10 + i,
+        i % 2 ? 'tools/list' : 'tools/call',
+        i % 2 ? {} : { name: 'list_workspaces', arguments: {} },
+      )
+      expect(call.answer.error, JSON.stringify(call.answer)).toBeUndefined()
+      expect((call.answer.result as { isError?: boolean }).isError ?? false).toBe(false)
+      servedBy.push(call.servedBy ?? '')
+    }
+    expect(new Set(servedBy)).toEqual(new Set(['web_1', 'web_2']))
+  })
+
+  it('of 100 concurrent appends with the same expectedLatestVersion exactly one wins, across both API processes', async () => {
+    const created = await api(top, person.apiToken, 'POST', '/api/artifacts', artifactBody(person.username, 'race'))
+    expect(created.status).toBe(201)
+    const id = created.json.id as string
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        api(top, person.apiToken, 'POST', `/api/artifacts/${id}/versions`, { content: `writer ${i}\n`, expectedLatestVersion: 1 }),
+      ),
+    )
+    const statuses = results.map((r) => r.status)
+    expect(statuses.filter((s) => s >= 200 && s < 300)).toHaveLength(1)
+    expect(statuses.filter((s) => s === 409)).toHaveLength(99)
+    expect(new Set(results.map((r) => r.servedBy))).toEqual(new Set(['api_1', 'api_2']))
+    const versions = await database.db.selectFrom('versions').select('number').where('artifact_id', '=', id).orderBy('number').execute()
+    expect(versions.map((v) => v.number)).toEqual([1, 2])
+  })
+
+  it('keeps every acknowledged write when one API process is killed -9 under load', async () => {
+    const writers = 20
+    const ids: string[] = []
+    for (let i = 0; i < writers; i++) {
+      const created = await api(top, person.apiToken, 'POST', '/api/artifacts', artifactBody(person.username, `load-${i}`))
+      expect(created.status).toBe(201)
+      ids.push(created.json.id as string)
+    }
+    const acknowledged = new Map<string, number[]>(ids.map((id) => [id, [1]]))
+    const tally = { ok: 0, conflict: 0, failed: 0, okAfterDown: 0, failedAfterDown: 0, servedAfterDown: new Set<string>() }
+    let down = false
+    const until = Date.now() + 5_000
+    const killer = (async () => {
+      await new Promise((next) => setTimeout(next, 1_500))
+      await top.apis[0]?.kill()
+      await top.untilServer('api', 'api_1', 'DOWN')
+      down = true
+    })()
+    await Promise.all(
+      ids.map(async (id) => {
+        let expected = 1
+        while (Date.now() < until || !down) {
+          const afterDown = down
+          const r = await api(top, person.apiToken, 'POST', `/api/artifacts/${id}/versions`, {
+            content: `v${expected + 1}\n`,
+            expectedLatestVersion: expected,
+          }).catch(() => ({ status: 0, servedBy: null, json: {} as Record<string, unknown> }))
+          if (r.status === 201) {
+            tally.ok++
+            expected = r.json.versionNumber as number
+            acknowledged.get(id)?.push(expected)
+          } else if (r.status === 409) {
+            tally.conflict++
+            expected = r.json.latestVersion as number
+          } else tally.failed++
+          if (afterDown) {
+            if (r.status === 201 || r.status === 409) tally.okAfterDown++
+            else tally.failedAfterDown++
+            tally.servedAfterDown.add(r.servedBy ?? '')
+          }
+        }
+      }),
+    )
+    await killer
+    console.info(
+      `kill -9 under load: ${tally.ok} appends acknowledged, ${tally.conflict} conflicts (a write whose answer was lost), ${tally.failed} failed; after api_1 was DOWN: ${tally.okAfterDown} answered, ${tally.failedAfterDown} failed`,
+    )
+    expect(tally.ok).toBeGreaterThan(0)
+    expect(tally.okAfterDown).toBeGreaterThan(0)
+    expect(tally.failedAfterDown).toBe(0)
+    expect([...tally.servedAfterDown]).toEqual(['api_2'])
+    // Every acknowledged version is in the database.
+    const rows = await database.db.selectFrom('versions').select(['artifact_id', 'number']).where('artifact_id', 'in', ids).execute()
+    const stored = new Set(rows.map((r) => `${r.artifact_id}/${r.number}`))
+    const missing = [...acknowledged].flatMap(([id, numbers]) => numbers.filter((n) => !stored.has(`${id}/${n}`)).map((n) => `${id}/${n}`))
+    expect(missing).toEqual([])
+    // And the API, through the balancer, serves them from the survivor.
+    const one = await api(top, person.apiToken, 'GET', `/api/artifacts/${ids[0]}`)
+    expect(one.status).toBe(200)
+    expect(one.servedBy).toBe('api_2')
+  }, 40_000)
+})
+
+describe('one rate limit across every process', () => {
+  let database: TestDatabase
+  let top: Topology
+  const max = 10
+
+  beforeAll(async () => {
+    // An empty database: the four processes start at once and migrate it through PgBouncer.
+    database = await freshTestDatabase(inject('testRun'), 'postgres', { poolSize: 2, empty: true })
+    top = await startTopology({ databaseUrl: database.url as string, redisDb: 8, env: { RATE_LIMIT_MAX: String(max) } })
+  }, 90_000)
+  afterAll(async () => {
+    await top?.stop()
+    await database?.close()
+  })
+
+  it(`refuses the API's requests after ${max} in total, spread over both processes, not 2 × ${max}`, async () => {
+    const answers: { status: number; servedBy: string | null }[] = []
+    for (let i = 0; i < 3 * max; i++) {
+      const response = await fetch(`${top.apiUrl}/api/profile/me`)
+      await response.arrayBuffer()
+      answers.push({ status: response.status, servedBy: response.headers.get('x-served-by') })
+    }
+    const counted = answers.filter((a) => a.status !== 429)
+    expect(counted).toHaveLength(max)
+    expect(answers.slice(max).every((a) => a.status === 429)).toBe(true)
+    expect(new Set(counted.map((a) => a.servedBy))).toEqual(new Set(['api_1', 'api_2']))
+    expect(new Set(answers.slice(max).map((a) => a.servedBy))).toEqual(new Set(['api_1', 'api_2']))
+  })
+
+  it("shares the web app's per-address limits too (the token endpoint: 120 a minute)", async () => {
+    const statuses: { status: number; servedBy: string | null }[] = []
+    for (let i = 0; i < 130; i++) {
+      const response = await fetch(`${top.webUrl}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=authorization_code&code=nope',
+      })
+      await response.arrayBuffer()
+      statuses.push({ status: response.status, servedBy: response.headers.get('x-served-by') })
+    }
+    expect(statuses.slice(0, 120).every((s) => s.status !== 429)).toBe(true)
+    expect(statuses.slice(120).every((s) => s.status === 429)).toBe(true)
+    expect(new Set(statuses.slice(120).map((s) => s.servedBy))).toEqual(new Set(['web_1', 'web_2']))
+  })
+
+  it('stops every process it started, HAProxy and PgBouncer included', async () => {
+    const pids = Object.entries(top.pids)
+    expect(pids.map(([name]) => name).sort()).toEqual(['api_1', 'api_2', 'haproxy', 'pgbouncer', 'web_1', 'web_2'])
+    expect(pids.filter(([, pid]) => !processAlive(pid))).toEqual([])
+    await top.stop()
+    expect(pids.filter(([, pid]) => processAlive(pid))).toEqual([])
+  })
+})

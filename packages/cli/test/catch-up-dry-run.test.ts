@@ -119,6 +119,8 @@ describe('--dry-run asks the server where it can', () => {
     })
     expect(stale.code).toBe(6)
     expect(stale.stderr).toContain('version 3')
+    // The way to catch up is named, with the version the caller had.
+    expect(stale.stderr).toContain(`quire artifact changes ${named} --since 1`)
   })
 
   it('artifact restore --dry-run and access set --dry-run (no --yes needed) show the server answer and change nothing', async () => {

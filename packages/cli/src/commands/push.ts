@@ -65,7 +65,7 @@ function conflict(plan: PushPlan, latest: unknown, expected: number): CliError {
     `${plan.owner}/${plan.projectSlug}/${plan.slug} moved on to version ${String(latest)} while you pushed (you started from ${expected}); nothing was written.`,
     {
       code: 'version_conflict',
-      hint: `See what changed with quire artifact diff ${plan.owner}/${plan.projectSlug}/${plan.slug} --from ${expected} --to ${String(latest)}, merge it into your file, and push again.`,
+      hint: `See what changed with quire artifact changes ${plan.owner}/${plan.projectSlug}/${plan.slug} --since ${expected}, merge it into your file, and push again.`,
       details: { latestVersion: latest, expectedLatestVersion: expected },
     },
   )

@@ -222,7 +222,7 @@ function asCliError(error: unknown, globals: Globals | null, spec: CommandSpec |
       exit === 'auth_required'
         ? 'Run `quire login`, or pass a token with --token-stdin or AGENT_SERVICE_TOKEN.'
         : error.code === 'version_conflict'
-          ? `See what changed with quire artifact diff ${named ?? 'ARTIFACT'} --from ${String(problem.expectedLatestVersion ?? 'N')} --to ${String(problem.latestVersion)}, merge, and send --expected-latest-version ${String(problem.latestVersion)}.`
+          ? `See what changed with quire artifact changes ${named ?? 'ARTIFACT'} --since ${String(problem.expectedLatestVersion ?? 'N')}, merge, and send --expected-latest-version ${String(problem.latestVersion)}.`
           : error.code === 'precondition_required'
             ? 'Pass --expected-latest-version with the version you started from (quire artifact get shows the latest).'
             : error.code === 'not_found' && list

@@ -211,7 +211,7 @@ export async function alternate(
 }
 
 /** The middle value (the upper one of an even count): one noisy round does not move it. */
-function median(xs: number[]): number {
+export function median(xs: readonly number[]): number {
   return [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0
 }
 

@@ -19,7 +19,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { bounded, markdownTable } from '../harness.ts'
+import { bounded, markdownTable, median } from '../harness.ts'
 
 const cliDir = resolve(import.meta.dirname, '../../packages/cli')
 const { values } = parseArgs({
@@ -65,8 +65,6 @@ function time(script: string, cached: boolean): number {
   if (result.status !== 0) throw new Error(`${script} exited ${result.status}: ${result.stderr}`)
   return ms
 }
-
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0
 
 try {
   const scripts: [string, string][] = [['node -e 0', '0'], ...modules]

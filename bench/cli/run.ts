@@ -65,11 +65,7 @@ function serverTime(url: string, token: string): Promise<number> {
   })
 }
 
-const median = (xs: readonly number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
-}
+const { median } = harness
 
 /** The same request `quire artifact list` makes, written plainly: Node, fetch, print the body. */
 const fetchScript = `const r = await fetch(process.env.URL, { headers: { authorization: 'Bearer ' + process.env.TOKEN } })

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
 import { unifiedDiff } from '../../packages/core/src/diff/unified-diff.ts'
+import { median } from '../harness.ts'
 import { prng } from '../prng.ts'
 
 const RUNS = 7
@@ -64,11 +65,6 @@ function edit(lines: string[], fraction: number, random: () => number, prose: ()
   return out
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y)
-  return sorted[Math.floor(sorted.length / 2)] as number
-}
-
 /** Median milliseconds of each contender over RUNS alternated runs, after one warm-up each. */
 function timeAlternating(contenders: (() => void)[]): number[] {
   for (const run of contenders) run()
@@ -80,7 +76,7 @@ function timeAlternating(contenders: (() => void)[]): number[] {
       samples[k]?.push(performance.now() - start)
     })
   }
-  return samples.map(median)
+  return samples.map((s) => median(s))
 }
 
 interface Case {

@@ -103,7 +103,7 @@ try {
     )
   }
   const sum = (xs: Figures[], pick: (x: Figures) => number) => String(xs.reduce((n, x) => n + pick(x), 0))
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
+  const { median } = harness
   const row = (name: string, xs: Figures[]) => {
     const rps = median(xs.map((x) => x.rps))
     return {

@@ -33,11 +33,6 @@ const RENDERS_PER_ROUND = 3
 /** Whether an answer was wrong (a missed goal is only shown, as in the other benchmarks): the run then exits 1. */
 let failed = false
 
-/** The middle value (the upper one of an even count), as harness.medians takes it. */
-function median(xs: readonly number[]): number {
-  return [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0
-}
-
 /** `min–max` of ratios, to show how far a noisy machine moved them. */
 function spread(ratios: readonly number[]): string {
   return `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×`
@@ -214,8 +209,8 @@ const pageRows = chosenPages.length > 0 ? await measurePages(chosenPages) : []
 console.log(`\nbench/web: ${rounds} alternating rounds (medians), node ${process.version}`)
 if (renders) {
   const ratios = (clock: 'cpu' | 'wall') => renders.quire.map((q, i) => q[clock] / (renders.baseline[i]?.[clock] ?? Number.NaN))
-  const ms = (side: { cpu: number; wall: number }[], clock: 'cpu' | 'wall') => median(side.map((x) => x[clock])).toFixed(1)
-  const ratio = median(ratios('cpu'))
+  const ms = (side: { cpu: number; wall: number }[], clock: 'cpu' | 'wall') => harness.median(side.map((x) => x[clock])).toFixed(1)
+  const ratio = harness.median(ratios('cpu'))
   console.log(
     `\n(b) First render of a 1 MiB Markdown document (${(100 * renders.codeShare).toFixed(0)}% of it fenced code), ` +
       `${renders.quire.length} documents of new seeds (${RENDERS_PER_ROUND} a round), after 2 warm-up documents:\n`,
@@ -233,7 +228,7 @@ if (renders) {
           `≤ ${RENDER_TARGET}×`,
           ratio <= RENDER_TARGET ? 'yes' : 'NO',
           `${ms(renders.baseline, 'wall')} / ${ms(renders.quire, 'wall')}`,
-          `${median(ratios('wall')).toFixed(2)}×`,
+          `${harness.median(ratios('wall')).toFixed(2)}×`,
         ],
       ],
     ),

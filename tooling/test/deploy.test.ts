@@ -8,28 +8,17 @@
  * It assumes the build has run (`pnpm test` builds first; alone: `pnpm exec turbo run build
  * --filter=@quire/api... --filter=@quire/web...`).
  */
-import { execFile } from 'node:child_process'
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
-import { connect } from 'node:net'
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, relative, resolve, sep } from 'node:path'
 import { openDatabase } from '@quire/storage'
 import { freshTestDatabase, type TestDatabase } from '@quire/storage/testing'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { writePgbouncerConfig } from '../topology/pgbouncer.ts'
+import { findProgram } from '../topology/topology.ts'
 import { freePort } from '../vitest/free-port.ts'
-import { killAllNodeProcesses, spawnNode, untilHealthy } from '../vitest/node-process.ts'
-import { signalGroup, spawnTracked } from '../vitest/processes.ts'
+import { killAllNodeProcesses, spawnNode, spawnProcess, untilHealthy, untilListening } from '../vitest/node-process.ts'
+import { finish, spawnTracked } from '../vitest/processes.ts'
 
 const repo = resolve(import.meta.dirname, '../..')
 const deployScript = join(repo, 'tooling/scripts/deploy-app.sh')
@@ -55,24 +44,16 @@ function pnpmDir(): string {
 }
 
 /** Runs the deploy script for `app` into `target`; resolves with how long it took. */
-function deploy(app: App, target: string): Promise<number> {
+async function deploy(app: App, target: string): Promise<number> {
   const started = performance.now()
-  return new Promise((done, fail) => {
-    execFile(
-      'sh',
-      [deployScript, app, target],
-      {
-        cwd: repo,
-        timeout: 120_000,
-        killSignal: 'SIGKILL',
-        env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${pnpmDir()}${delimiter}${process.env.PATH ?? ''}` },
-      },
-      (error, stdout, stderr) => {
-        if (error) fail(new Error(`deploy-app.sh ${app} failed (${error.message}):\n${stdout}${stderr}`))
-        else done(performance.now() - started)
-      },
-    )
+  const child = spawnTracked('sh', [deployScript, app, target], {
+    cwd: repo,
+    env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${pnpmDir()}${delimiter}${process.env.PATH ?? ''}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
+  const ran = await finish(child, started, { timeoutMs: 120_000 })
+  if (ran.code !== 0) throw new Error(`deploy-app.sh ${app} failed (exit ${ran.code}):\n${ran.stdout}${ran.stderr}`)
+  return ran.ms
 }
 
 interface Walk {
@@ -118,9 +99,7 @@ beforeAll(async () => {
       `Not built: ${missing.join(', ')}. Build first: pnpm exec turbo run build --filter=@quire/api... --filter=@quire/web... (pnpm test does).`,
     )
   // An empty database, not the migrated template: the deployed API folder must bring its own migrations.
-  database = await freshTestDatabase(inject('testRun'), 'postgres', { poolSize: 1 })
-  await database.query('DROP SCHEMA public CASCADE', [])
-  await database.query('CREATE SCHEMA public', [])
+  database = await freshTestDatabase(inject('testRun'), 'postgres', { poolSize: 1, empty: true })
 })
 
 afterAll(async () => {
@@ -307,12 +286,6 @@ describe('deployed folders, run from outside the repository', { timeout: 180_000
 })
 
 /** A program on PATH, or null. */
-function onPath(name: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(delimiter).concat('/usr/sbin', '/usr/local/sbin'))
-    if (dir && existsSync(join(dir, name))) return join(dir, name)
-  return null
-}
-
 describe('compose.yaml and its HAProxy configuration', () => {
   const haproxyCfg = readFileSync(join(repo, 'tooling/deploy/haproxy.cfg'), 'utf8')
   const compose = readFileSync(join(repo, 'compose.yaml'), 'utf8')
@@ -347,68 +320,36 @@ describe('compose.yaml and its HAProxy configuration', () => {
   })
 
   it('HAProxy accepts the configuration (haproxy -c), where HAProxy is installed', async (context) => {
-    const haproxy = onPath('haproxy')
+    const haproxy = findProgram('haproxy')
     if (!haproxy) return context.skip('haproxy is not installed (tooling/scripts/test-prerequisites.sh installs it)')
-    const result = await new Promise<{ code: number; output: string }>((done) => {
-      execFile(haproxy, ['-c', '-f', join(repo, 'tooling/deploy/haproxy.cfg')], { timeout: 20_000 }, (error, stdout, stderr) =>
-        done({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
-      )
-    })
-    expect(result.code, result.output).toBe(0)
-    expect(result.output).toContain('Configuration file is valid')
+    const child = spawnTracked(haproxy, ['-c', '-f', join(repo, 'tooling/deploy/haproxy.cfg')], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const result = await finish(child, performance.now(), { timeoutMs: 20_000 })
+    const output = result.stdout + result.stderr
+    expect(result.code, output).toBe(0)
+    expect(output).toContain('Configuration file is valid')
   })
 })
 
-/** Resolves once something accepts TCP connections on 127.0.0.1:`port`. */
-async function untilListening(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const up = await new Promise<boolean>((done) => {
-      const socket = connect(port, '127.0.0.1')
-      socket.once('connect', () => done(socket.destroy() !== undefined))
-      socket.once('error', () => done(false))
-    })
-    if (up) return
-    if (Date.now() > deadline) throw new Error(`nothing listens on ${port} after ${timeoutMs} ms`)
-    await new Promise((done) => setTimeout(done, 100))
-  }
-}
-
 describe('the PgBouncer configuration of compose.yaml', { timeout: 60_000 }, () => {
   it('no session advisory lock outlives its transaction (the migrator locks and unlocks in different ones)', async (context) => {
-    const pgbouncer = onPath('pgbouncer')
+    const pgbouncer = findProgram('pgbouncer')
     if (!pgbouncer) return context.skip('pgbouncer is not installed (tooling/scripts/test-prerequisites.sh installs it)')
     if (!database?.url) throw new Error('No PostgreSQL test database')
-    const dbName = new URL(database.url).pathname.slice(1)
     // The deployed file, pointed at the local PostgreSQL and a free port instead of the compose services.
     const dir = join(scratch, 'pgbouncer')
     mkdirSync(dir)
     const port = await freePort()
-    const ini = readFileSync(join(repo, 'tooling/deploy/pgbouncer/pgbouncer.ini'), 'utf8')
-      .replace('* = host=postgres port=5432', '* = host=127.0.0.1 port=5432')
-      .replace('listen_addr = 0.0.0.0', 'listen_addr = 127.0.0.1')
-      .replace('listen_port = 6432', `listen_port = ${port}`)
-      .replace('auth_file = /tmp/pgbouncer/userlist.txt', `auth_file = ${join(dir, 'userlist.txt')}`)
-    expect(ini).toContain(`listen_port = ${port}`)
-    writeFileSync(join(dir, 'pgbouncer.ini'), ini)
-    writeFileSync(join(dir, 'userlist.txt'), '"postgres" "deploy-test"\n')
+    const { configFile, url } = writePgbouncerConfig({ dir, port, databaseUrl: database.url })
+    expect(readFileSync(configFile, 'utf8')).toContain(`listen_port = ${port}`)
     // PgBouncer refuses to run as root: then as the postgres user, who must read the files.
     const runAs = process.getuid?.() === 0 ? ['-u', 'postgres'] : []
     for (const path of [scratch, dir]) chmodSync(path, 0o755)
     for (const file of ['pgbouncer.ini', 'userlist.txt']) chmodSync(join(dir, file), 0o644)
-    const bouncer = spawnTracked(pgbouncer, [...runAs, join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let log = ''
-    bouncer.stderr?.on('data', (chunk: Buffer) => {
-      log += chunk.toString('utf8')
-    })
-    const exited = new Promise((done) => bouncer.once('exit', done))
-    const url = `postgres://postgres:deploy-test@127.0.0.1:${port}/${dbName}`
+    const bouncer = spawnProcess(pgbouncer, [...runAs, configFile], {})
     const a = await openDatabase({ kind: 'postgres', url, poolSize: 1, preparedStatements: false })
     const b = await openDatabase({ kind: 'postgres', url, poolSize: 1, preparedStatements: false })
     try {
-      await untilListening(port, 10_000).catch((error: Error) => {
-        throw new Error(`${error.message}: ${log}`)
-      })
+      await untilListening(port, bouncer, 'PgBouncer')
       // A locks (one transaction); B then holds that same backend in a transaction of its own, so
       // A's unlock (its next transaction) lands on another backend: as the migrator does, unlucky.
       const [locked] = await a.query<{ pid: number }>('SELECT pg_advisory_lock(4242), pg_backend_pid() AS pid', [])
@@ -431,8 +372,7 @@ describe('the PgBouncer configuration of compose.yaml', { timeout: 60_000 }, () 
     } finally {
       await a.close()
       await b.close()
-      signalGroup(bouncer, 'SIGKILL')
-      await exited
+      await bouncer.kill()
     }
   })
 })

@@ -4,7 +4,9 @@
  * (third-party dependencies from the npm registry, a fresh npm cache), and used there against a
  * real Quire API started from this repository on its embedded database:
  *
- * - the installed `quire` answers `--version`, `--help`, and real commands with a minted API key;
+ * - the installed `quire` carries only its published dependencies (yargs and Quire's own packages
+ *   bundled in), answers `--version`, `--help`, and real commands with a minted API key, and
+ *   serves `quire mcp` on standard input;
  * - every entry point of every package loads (a dependency left undeclared fails here);
  * - a TypeScript program using `@quire/client` and `@quire/mcp` type-checks (strict, with
  *   `nodenext` and with `bundler` resolution) and runs on this Node (type stripping).
@@ -37,9 +39,20 @@ const path = [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter)
  * Runs a command to its end as the leader of a tracked process group (killed with everything it
  * started when the time runs out or the file ends), with `env` as its whole environment.
  */
-function runCommand(command: string, args: readonly string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }) {
-  const child = spawnTracked(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] })
-  return finish(child, performance.now(), { timeoutMs: options.timeoutMs })
+function runCommand(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; timeoutMs: number; stdin?: string },
+) {
+  const child = spawnTracked(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  })
+  return finish(child, performance.now(), {
+    timeoutMs: options.timeoutMs,
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+  })
 }
 
 /** A command that must succeed; its standard output. */
@@ -109,10 +122,14 @@ function npm(args: readonly string[], timeoutMs = 60_000) {
   })
 }
 
-/** The installed `quire`, on this Node, against the test's API with the minted key. */
+/** The installed `quire`, on this Node, against the test's API with the minted key (and `stdin`, when given). */
 function quire(...args: string[]) {
+  return quireWithInput(undefined, ...args)
+}
+function quireWithInput(stdin: string | undefined, ...args: string[]) {
   return runCommand(join(project, 'node_modules/.bin/quire'), args, {
     cwd: project,
+    ...(stdin === undefined ? {} : { stdin }),
     env: {
       PATH: path,
       HOME: home,
@@ -233,6 +250,20 @@ describe('the published packages, installed with npm outside the workspace', () 
     for (const name of entryPoints) expect(ran.stdout).toMatch(new RegExp(`^${name} [1-9]\\d*$`, 'm'))
   })
 
+  it("installs quire with only its published dependencies: yargs and Quire's own packages are bundled in", () => {
+    const cli = manifests.get('@quire/cli')
+    // The MCP SDK is a dependency of `quire mcp`, jq-wasm of --jq.
+    expect(Object.keys(cli?.dependencies ?? {}).sort()).toEqual([
+      '@modelcontextprotocol/sdk',
+      '@napi-rs/keyring',
+      'jq-wasm',
+      'openid-client',
+    ])
+    // yargs is bundled (bench/cli: one file to compile instead of some forty modules to resolve).
+    expect(existsSync(join(project, 'node_modules/yargs'))).toBe(false)
+    expect(existsSync(join(project, 'node_modules/@quire/cli/node_modules'))).toBe(false)
+  })
+
   it('runs the installed quire: --version, --help', async () => {
     const version = await quire('--version')
     expect(version).toMatchObject({ code: 0, stdout: `${manifests.get('@quire/cli')?.version}\n` })
@@ -279,6 +310,59 @@ describe('the published packages, installed with npm outside the workspace', () 
     // A refused credential: exit code 4 and one readable line, never a stack trace.
     expect(refused.code).toBe(4)
     expect(refused.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('the installed quire answers health, lists what it pushed, and serves `quire mcp` on standard input to its end', async () => {
+    const health = await quire('--format', 'json', 'health')
+    expect(health.code, health.stderr).toBe(0)
+    expect(JSON.parse(health.stdout)).toMatchObject({ status: 'ok', database: 'ok' })
+    writeFileSync(join(scratch, 'hello.md'), '# Hello\n\nFrom the packed CLI.\n')
+    const pushed = await quire(
+      '--format',
+      'json',
+      'push',
+      '--owner',
+      username,
+      '--project-slug',
+      'cli',
+      '--file',
+      join(scratch, 'hello.md'),
+    )
+    expect(pushed.code, pushed.stderr).toBe(0)
+    const { artifact } = JSON.parse(pushed.stdout) as { artifact: { id: string } }
+    const listed = await quire('artifact', 'list', '--ndjson')
+    expect(listed.code, listed.stderr).toBe(0)
+    expect(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    ).toContain(artifact.id)
+
+    // A host's requests on standard input, all answered although the input ends right after the last one.
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'outside', version: '0' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_artifact_content', arguments: { artifactId: artifact.id } } },
+    ]
+    const served = await quireWithInput(messages.map((m) => `${JSON.stringify(m)}\n`).join(''), 'mcp')
+    expect(served.code, served.stderr).toBe(0)
+    const answers = new Map(
+      served.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: number; result: Record<string, unknown> })
+        .map((answer) => [answer.id, answer.result]),
+    )
+    expect(answers.get(1)).toMatchObject({ serverInfo: { name: 'quire' }, protocolVersion: '2025-11-25' })
+    expect(answers.get(2)?.tools).toHaveLength(23)
+    expect(answers.get(3)).toMatchObject({ structuredContent: { content: '# Hello\n\nFrom the packed CLI.\n', truncated: false } })
   })
 
   it('type-checks a TypeScript program using @quire/client and @quire/mcp (nodenext and bundler, strict) and runs it on this Node', async () => {

@@ -2,13 +2,12 @@ import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { delimiter, join, resolve } from 'node:path'
 import { freePort } from '../vitest/free-port.ts'
-import { type NodeProcess, spawnNode, untilHealthy } from '../vitest/node-process.ts'
+import { type NodeProcess, spawnNode, spawnProcess, untilHealthy, untilListening } from '../vitest/node-process.ts'
 import { settleAll } from '../vitest/processes.ts'
-import { type ExternalProcess, spawnExternal } from './external-process.ts'
 import { haproxyConfig } from './haproxy.ts'
-import { pgbouncerConfig } from './pgbouncer.ts'
+import { writePgbouncerConfig } from './pgbouncer.ts'
 
 /**
  * Quire scaled out on this machine, with the real parts an operator runs (docs/deploy.md):
@@ -76,13 +75,21 @@ export function checkTopologyPrerequisites(): void {
   for (const program of ['haproxy', 'pgbouncer', 'redis-cli']) programPath(program)
 }
 
-/** A program on PATH, or in /usr/sbin (where Debian puts HAProxy and PgBouncer, and a user's PATH may not look). */
+/** A program on PATH, or in /usr/sbin or /usr/local/sbin (where Debian puts HAProxy and PgBouncer, and a user's PATH may not look); null when none. */
+export function findProgram(program: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter).concat('/usr/sbin', '/usr/local/sbin'))
+    if (dir && existsSync(join(dir, program))) return join(dir, program)
+  return null
+}
+
+/** `findProgram`, or an error naming the script that installs it. */
 export function programPath(program: string): string {
-  if (spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0) return program
-  if (existsSync(`/usr/sbin/${program}`)) return `/usr/sbin/${program}`
-  throw new Error(
-    `${program} is not installed: run tooling/scripts/test-prerequisites.sh (it installs haproxy and pgbouncer with apt-get).`,
-  )
+  const found = findProgram(program)
+  if (found === null)
+    throw new Error(
+      `${program} is not installed: run tooling/scripts/test-prerequisites.sh (it installs haproxy and pgbouncer with apt-get).`,
+    )
+  return found
 }
 
 export async function startTopology(options: TopologyOptions): Promise<Topology> {
@@ -90,7 +97,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   const apiCount = options.apis ?? 2
   const webCount = options.webs ?? 2
   const dir = mkdtempSync(join(tmpdir(), 'quire-topology-'))
-  const started: { name: string; process: NodeProcess | ExternalProcess }[] = []
+  const started: { name: string; process: NodeProcess }[] = []
   const apis: NodeProcess[] = []
   const webs: NodeProcess[] = []
   const stop = async () => {
@@ -116,19 +123,9 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       chownSync(dir, uid, -1)
     }
     chmodSync(dir, 0o755)
-    const database = new URL(options.databaseUrl)
-    const bouncer = pgbouncerConfig({
-      dir,
-      port: bouncerPort as number,
-      postgresHost: database.hostname,
-      postgresPort: Number(database.port || 5432),
-    })
-    writeFileSync(bouncer.userlistFile, bouncer.userlist, { mode: 0o644 })
-    writeFileSync(bouncer.configFile, bouncer.config, { mode: 0o644 })
-    const pgbouncer = spawnExternal(programPath('pgbouncer'), [...(runAs ? ['-u', runAs] : []), bouncer.configFile])
+    const bouncer = writePgbouncerConfig({ dir, port: bouncerPort as number, databaseUrl: options.databaseUrl })
+    const pgbouncer = spawnProcess(programPath('pgbouncer'), [...(runAs ? ['-u', runAs] : []), bouncer.configFile], {})
     started.push({ name: 'pgbouncer', process: pgbouncer })
-    const throughBouncer = new URL(options.databaseUrl)
-    throughBouncer.port = String(bouncerPort)
     await untilListening(bouncerPort as number, pgbouncer, 'PgBouncer')
 
     const redisDbUrl = `${redisUrl.replace(/\/\d*$/, '')}/${options.redisDb}`
@@ -151,7 +148,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     if (check.status !== 0) throw new Error(`HAProxy refused the generated configuration:\n${check.stdout}${check.stderr}`)
 
     const shared = {
-      DATABASE_URL: throughBouncer.toString(),
+      DATABASE_URL: bouncer.url,
       DATABASE_PREPARED_STATEMENTS: 'false',
       DATABASE_POOL_SIZE: '10',
       RATE_LIMIT_REDIS_URL: redisDbUrl,
@@ -196,7 +193,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       starts.push(untilHealthy(web, [`${direct[server.name]}/health`]))
     }
     await settleAll(starts)
-    const haproxy = spawnExternal(programPath('haproxy'), ['-db', '-f', haproxyFile])
+    const haproxy = spawnProcess(programPath('haproxy'), ['-db', '-f', haproxyFile], {})
     started.push({ name: 'haproxy', process: haproxy })
 
     const statsUrl = `http://127.0.0.1:${statsPort}/stats;csv`
@@ -251,24 +248,4 @@ function flushRedis(url: string): void {
     throw new Error(
       `Redis at ${url} did not answer (redis-cli flushdb: ${flushed.stdout}${flushed.stderr}); start it or set QUIRE_TEST_REDIS_URL.`,
     )
-}
-
-/** Waits until something accepts TCP connections on 127.0.0.1:`port` (or the process exits). */
-async function untilListening(port: number, started: ExternalProcess, what: string, timeoutMs = 10_000): Promise<void> {
-  const { connect } = await import('node:net')
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    if (started.exitedNow()) throw new Error(`${what} exited at start:\n${started.output()}`)
-    const open = await new Promise<boolean>((done) => {
-      const socket = connect(port, '127.0.0.1')
-      socket.once('connect', () => {
-        socket.destroy()
-        done(true)
-      })
-      socket.once('error', () => done(false))
-    })
-    if (open) return
-    if (Date.now() > deadline) throw new Error(`${what} did not listen on ${port} within ${timeoutMs} ms:\n${started.output()}`)
-    await new Promise((next) => setTimeout(next, 50))
-  }
 }

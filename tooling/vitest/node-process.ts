@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import { signalGroup, spawnTracked } from './processes.ts'
 
 /**
@@ -37,12 +38,25 @@ export interface SpawnNodeOptions {
 
 export function spawnNode(script: string, env: Record<string, string>, options: SpawnNodeOptions = {}): NodeProcess {
   const flags = options.source === false ? [] : ['--conditions=source']
-  const child = spawnTracked(process.execPath, [...flags, script, ...(options.args ?? [])], {
+  return spawnProcess(process.execPath, [...flags, script, ...(options.args ?? [])], { LOG_LEVEL: 'warn', ...env }, options)
+}
+
+/**
+ * Any program with the same handle (HAProxy, PgBouncer: tooling/topology), its environment built
+ * from scratch as for Node. It must stay in the foreground (HAProxy `-db`, PgBouncer without `-d`):
+ * a daemon would leave the process group it was started in.
+ */
+export function spawnProcess(
+  program: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  options: { readonly cwd?: string } = {},
+): NodeProcess {
+  const child = spawnTracked(program, args, {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-      LOG_LEVEL: 'warn',
       ...env,
     },
     ...(options.cwd ? { cwd: options.cwd } : {}),
@@ -61,8 +75,13 @@ export function spawnNode(script: string, env: Record<string, string>, options: 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
     if (child.exitCode !== null || child.signalCode !== null) done({ code: child.exitCode, signal: child.signalCode })
     else child.once('exit', (code, signal) => done({ code, signal }))
+    // A program that could not be started (not installed): no exit event follows.
+    child.once('error', (error) => {
+      output += `\n${error.message}`
+      done({ code: null, signal: null })
+    })
   })
-  if (child.pid === undefined) throw new Error(`${script} did not start`)
+  if (child.pid === undefined) throw new Error(`${program} did not start (is it installed?)`)
   const signal = async (sig: NodeJS.Signals, graceMs: number) => {
     if (child.exitCode === null && child.signalCode === null) {
       signalGroup(child, sig)
@@ -111,6 +130,29 @@ export async function untilHealthy(started: NodeProcess, urls: readonly string[]
       }
       await new Promise((done) => setTimeout(done, 100))
     }
+  }
+}
+
+/** Waits until something accepts TCP connections on 127.0.0.1:`port` (or the process exits). */
+export async function untilListening(port: number, started: NodeProcess, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  let gone = false
+  void started.exited.then(() => {
+    gone = true
+  })
+  for (;;) {
+    if (gone) throw new Error(`${what} exited at start:\n${started.output()}`)
+    const open = await new Promise<boolean>((done) => {
+      const socket = connect(port, '127.0.0.1')
+      socket.once('connect', () => {
+        socket.destroy()
+        done(true)
+      })
+      socket.once('error', () => done(false))
+    })
+    if (open) return
+    if (Date.now() > deadline) throw new Error(`${what} did not listen on ${port} within ${timeoutMs} ms:\n${started.output()}`)
+    await new Promise((next) => setTimeout(next, 50))
   }
 }
 

@@ -64,8 +64,7 @@ export async function operate<K extends OperationId>(
   const op: OperationSpec = operations[id]
   const errors = [
     ...errorsIn('params', op.params, input.params),
-    // A query left out is an empty one, as REST has it (a write's optional `dryRun`).
-    ...errorsIn('query', op.query, input.query ?? {}),
+    ...errorsIn('query', op.query, input.query),
     ...errorsIn('body', op.body, input.body),
   ]
   if (errors.length > 0) {

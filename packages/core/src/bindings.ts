@@ -1,6 +1,5 @@
 import type { OperationInput, OperationOutput } from './contract/operation.ts'
 import type { OperationId, Operations } from './contract/operations/index.ts'
-import type { ArtifactAccessSettings } from './contract/schemas/access.ts'
 import type { Caller } from './domain/principal.ts'
 import { ok, type Result } from './domain/result.ts'
 import { getArtifactAccess, updateArtifactAccess } from './use-cases/access-settings.ts'
@@ -73,15 +72,20 @@ function answer<T>(result: Result<T>): Result<Outcome<T>> {
   return result.ok ? ok({ value: result.value, replayed: false }) : result
 }
 
+type DryRunAnswer = { readonly dryRun: true }
+
 /**
- * A write that may be a dry run: its answer, told apart by `dryRun`. The binding's type is the
- * row's success body; a dry run's value is the row's `dryRun.schema` (see `Outcome.dryRun`).
+ * A write that may be a dry run (`dryRun=true` on a row with `dryRun`): a dry run's answer, told
+ * apart by its `dryRun`, goes out as it is; any other result as the write presents it (`answer`,
+ * `written`). The binding's type is the row's success body; a dry run's value is the row's
+ * `dryRun.schema` (see `Outcome.dryRun`).
  */
-function previewed<T>(result: Result<Written<T> | { readonly dryRun: true }>): Result<Outcome<T>> {
-  if (!result.ok) return result
-  const value = result.value
-  if ('dryRun' in value) return ok({ value: value as unknown as T, replayed: false, dryRun: true })
-  return ok({ value: value.value, replayed: value.replayed })
+function previewed<V extends object, T>(
+  result: Result<V>,
+  real: (result: Result<Exclude<V, DryRunAnswer>>) => Result<Outcome<T>>,
+): Result<Outcome<T>> {
+  if (result.ok && 'dryRun' in result.value) return ok({ value: result.value as unknown as T, replayed: false, dryRun: true })
+  return real(result as Result<Exclude<V, DryRunAnswer>>)
 }
 
 /** A write that takes an idempotency key. */
@@ -140,10 +144,11 @@ export const bindings: Bindings = {
 
   // Versions.
   appendVersion: async (deps, caller, { params, query, body }, { idempotencyKey }) =>
-    previewed(await appendVersion(deps, caller, params.artifactId, body, idempotencyKey, { dryRun: query?.dryRun === true })),
+    previewed(await appendVersion(deps, caller, params.artifactId, body, idempotencyKey, { dryRun: query.dryRun === true }), written),
   restoreVersion: async (deps, caller, { params, query, body }, { idempotencyKey }) =>
     previewed(
-      await restoreVersion(deps, caller, params.artifactId, params.versionNumber, body, idempotencyKey, { dryRun: query?.dryRun === true }),
+      await restoreVersion(deps, caller, params.artifactId, params.versionNumber, body, idempotencyKey, { dryRun: query.dryRun === true }),
+      written,
     ),
   getContent: async (deps, caller, { params, query }) => {
     const read = await getContent(deps, caller, { artifactId: params.artifactId, version: query.version })
@@ -158,12 +163,8 @@ export const bindings: Bindings = {
 
   // Access and share links.
   getArtifactAccess: async (deps, caller, { params }) => answer(await getArtifactAccess(deps, caller, params.artifactId)),
-  updateArtifactAccess: async (deps, caller, { params, query, body }) => {
-    const result = await updateArtifactAccess(deps, caller, params.artifactId, body, { dryRun: query?.dryRun === true })
-    if (!result.ok) return result
-    if ('dryRun' in result.value) return ok({ value: result.value as unknown as ArtifactAccessSettings, replayed: false, dryRun: true })
-    return ok({ value: result.value, replayed: false })
-  },
+  updateArtifactAccess: async (deps, caller, { params, query, body }) =>
+    previewed(await updateArtifactAccess(deps, caller, params.artifactId, body, { dryRun: query.dryRun === true }), answer),
   createShareLink: async (deps, caller, { params, body }, { idempotencyKey }) =>
     written(await createShareLink(deps, caller, params.artifactId, body, idempotencyKey)),
   listShareLinks: async (deps, caller, { params, query }) => answer(await listShareLinks(deps, caller, params.artifactId, query)),

@@ -147,7 +147,7 @@ export async function saveAccess(runtime: Runtime, request: PathRequest, reply: 
   const viewerEmails = emailLines(typed.viewerEmails)
   const result = await operate(runtime, request, 'updateArtifactAccess', {
     params: { artifactId: allowed.permissions.artifact.id },
-    query: undefined,
+    query: {},
     body: { publicView: typed.publicView, publicEdit: typed.publicEdit, viewerEmails },
   })
   if (result.ok) return reply.redirect(withNotice(ownerPaths(allowed.permissions.artifact).settings, 'access-saved'), 303)

@@ -107,7 +107,7 @@ export async function saveEdit(runtime: Runtime, request: PathRequest, reply: Fa
     })
   const result = await operate(runtime, request, 'appendVersion', {
     params: { artifactId: artifact.id },
-    query: undefined,
+    query: {},
     body: { content, changelog, expectedLatestVersion: expected },
   })
   if (result.ok) return reply.redirect(withNotice(ownerPaths(artifact).artifact, 'saved'), 303)
@@ -145,7 +145,7 @@ export async function restore(runtime: Runtime, request: PathRequest, reply: Fas
     })
   const result = await operate(runtime, request, 'restoreVersion', {
     params: { artifactId: artifact.id, versionNumber: version },
-    query: undefined,
+    query: {},
     body: { expectedLatestVersion: expected, ...(changelog ? { changelog } : {}) },
   })
   if (result.ok) return reply.redirect(withNotice(ownerPaths(artifact).artifact, 'restored'), 303)

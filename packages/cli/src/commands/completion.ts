@@ -45,7 +45,7 @@ function flagOf(flag: Pick<OptionSpec, 'name' | 'type' | 'description' | 'choice
         ? { choices: flag.choices }
         : flag.name === 'json'
           ? 'json'
-          : flag.file || flag.name.endsWith('file')
+          : flag.file
             ? 'file'
             : 'any'
   return { name: flag.name, description: flag.description, value, repeats: flag.type === 'array' }

@@ -60,7 +60,13 @@ export const edit: Handler = async (context, args) => {
       expectedLatestVersion: opened.versionNumber,
     },
   }
-  if (context.globals.dryRun) return preview(context, 'appendVersion', input, reference)
+  if (context.globals.dryRun)
+    try {
+      return await preview(context, 'appendVersion', input, reference)
+    } finally {
+      // Nothing is written on a dry run, and the edited text goes with it.
+      await rm(directory, { recursive: true, force: true })
+    }
   try {
     const version = await client.call('appendVersion', input)
     await rm(directory, { recursive: true, force: true })

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { basename } from 'node:path'
 import { isQuireApiError, type QuireClient } from '@quire/client'
-import { dryRunResult, preview } from '../run/call-operation.ts'
+import { preview } from '../run/call-operation.ts'
 import { CliError } from '../run/cli-error.ts'
 import type { Args, CommandContext, CommandResult, Handler } from '../run/context.ts'
 import { readText } from '../run/input.ts'
@@ -94,7 +94,7 @@ export const push: Handler = async (context, args): Promise<CommandResult> => {
       changelog: plan.changelog,
       access: { publicView: plan.publicView, publicEdit: false },
     }
-    if (context.globals.dryRun) return dryRunResult(context, 'createArtifact', { body })
+    if (context.globals.dryRun) return preview(context, 'createArtifact', { body })
     try {
       const artifact = await client.call('createArtifact', { body })
       return { kind: 'value', value: { action: 'created', version: artifact.latestVersion, url: artifact.url, artifact } }

@@ -141,12 +141,17 @@ export function columnOf(spec: string): Column {
   return { field, header: header ?? headerOf(field) }
 }
 
+/** The artifact named by path, URL or id, standing for `--artifact-id` (derived commands and the CLI's own). */
+export const artifactPositional: PositionalSpec = {
+  name: 'artifact',
+  kind: 'artifact',
+  flag: 'artifact-id',
+  description: 'The artifact: OWNER/PROJECT/SLUG, its URL, or its id',
+}
+
 /** The positionals of a command: an artifact path or URL stands for `--artifact-id`; a single other id flag may be given bare. */
 function positionalsOf(options: readonly OptionSpec[]): PositionalSpec[] {
-  if (options.some((o) => o.name === 'artifact-id'))
-    return [
-      { name: 'artifact', kind: 'artifact', flag: 'artifact-id', description: 'The artifact: OWNER/PROJECT/SLUG, its URL, or its id' },
-    ]
+  if (options.some((o) => o.name === 'artifact-id')) return [artifactPositional]
   const ids = options.filter((o) => o.required && o.to?.startsWith('params.') && o.name.endsWith('-id'))
   const [only] = ids
   if (ids.length !== 1 || !only) return []

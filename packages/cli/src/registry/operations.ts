@@ -16,6 +16,18 @@ const at = (a: Fields) => `${String(a.ownerUsername)}/${String(a.projectSlug)}/$
 /** The spec's `--version` for a version number in the path (`params.versionNumber`). */
 const version = { 'params.versionNumber': { name: 'version' } } as const
 
+/** An artifact's access settings in words: the line of `access set`, and of its dry run (run/call-operation.ts). */
+export const accessInWords = (access: Fields) => {
+  const viewers = access.viewerEmails as string[]
+  return `${access.publicView ? 'public' : 'private'}${access.publicEdit ? ', anyone signed in may edit' : ''}${viewers.length ? `, viewers ${viewers.join(', ')}` : ''}`
+}
+
+/** The columns of the lists that show the same rows from several commands. */
+const projectColumns = ['ownerUsername:OWNER', 'slug', 'title', 'url']
+const artifactColumns = ['ownerUsername:OWNER', 'projectSlug:PROJECT', 'slug', 'latestVersion:VERSION', 'title', 'updatedAt:UPDATED']
+const versionColumns = ['versionNumber:VERSION', 'createdAt:CREATED', 'createdBy.label:BY', 'size', 'changelog']
+const auditColumns = ['at:WHEN', 'action', 'actor.label', 'via.surface:VIA', 'artifactId:ARTIFACT']
+
 export const operationCommands = {
   health: { command: ['health'], summary: 'Check that the API and its database answer' },
   getProfile: [
@@ -65,7 +77,7 @@ export const operationCommands = {
   listMyProjects: {
     command: ['project', 'list'],
     summary: 'List your projects',
-    columns: ['ownerUsername:OWNER', 'slug', 'title', 'url'],
+    columns: projectColumns,
   },
   createProject: {
     command: ['project', 'create'],
@@ -103,12 +115,12 @@ export const operationCommands = {
   listWorkspaceProjects: {
     command: ['workspace', 'projects'],
     summary: "List a workspace's projects",
-    columns: ['ownerUsername:OWNER', 'slug', 'title', 'url'],
+    columns: projectColumns,
   },
   listWorkspaceArtifacts: {
     command: ['workspace', 'artifacts'],
     summary: "List the artifacts of a workspace's projects",
-    columns: ['ownerUsername:OWNER', 'projectSlug:PROJECT', 'slug', 'latestVersion:VERSION', 'title', 'updatedAt:UPDATED'],
+    columns: artifactColumns,
   },
   createInvitation: {
     command: ['workspace', 'invite'],
@@ -135,13 +147,13 @@ export const operationCommands = {
   listWorkspaceAuditEvents: {
     command: ['workspace', 'audit'],
     summary: "List a workspace's audit events",
-    columns: ['at:WHEN', 'action', 'actor.label', 'via.surface:VIA', 'artifactId:ARTIFACT'],
+    columns: auditColumns,
   },
 
   listMyArtifacts: {
     command: ['artifact', 'list'],
     summary: 'List your artifacts',
-    columns: ['ownerUsername:OWNER', 'projectSlug:PROJECT', 'slug', 'latestVersion:VERSION', 'title', 'updatedAt:UPDATED'],
+    columns: artifactColumns,
     examples: ['quire artifact list', 'quire artifact list --format json --fields url,latestVersion', 'quire artifact list --ndjson'],
   },
   createArtifact: {
@@ -174,7 +186,6 @@ export const operationCommands = {
   },
   restoreVersion: {
     command: ['artifact', 'restore'],
-    summary: 'Restore version N as a new head version',
     flags: version,
     says: (value, named) =>
       `Restored version ${String(value.restoredFrom)} of ${named ?? String(value.artifactId)} as version ${String(value.versionNumber)}.`,
@@ -195,7 +206,7 @@ export const operationCommands = {
   listVersions: {
     command: ['artifact', 'versions'],
     summary: "List an artifact's versions",
-    columns: ['versionNumber:VERSION', 'createdAt:CREATED', 'createdBy.label:BY', 'size', 'changelog'],
+    columns: versionColumns,
     examples: ['quire artifact versions ada/notes/plan'],
   },
   diffVersions: {
@@ -207,7 +218,7 @@ export const operationCommands = {
   getArtifactChanges: {
     command: ['artifact', 'changes'],
     summary: 'Catch up: the versions after --since, then the diff from it to the latest',
-    columns: ['versionNumber:VERSION', 'createdAt:CREATED', 'createdBy.label:BY', 'size', 'changelog'],
+    columns: versionColumns,
     report: {
       list: 'versions.items',
       diff: 'diff',
@@ -239,12 +250,8 @@ export const operationCommands = {
   getArtifactAccess: { command: ['artifact', 'access', 'get'], summary: "Show an artifact's access settings" },
   updateArtifactAccess: {
     command: ['artifact', 'access', 'set'],
-    summary: "Change an artifact's access settings",
     json: true,
-    says: (value) =>
-      `Access: ${value.publicView ? 'public' : 'private'}${value.publicEdit ? ', anyone signed in may edit' : ''}${
-        (value.viewerEmails as string[]).length ? `, viewers ${(value.viewerEmails as string[]).join(', ')}` : ''
-      }.`,
+    says: (value) => `Access: ${accessInWords(value)}.`,
     examples: [
       'quire artifact access set ada/notes/plan --public-view',
       'quire artifact access set ada/notes/plan --no-public-view --viewer-emails bob@example.com',
@@ -279,7 +286,7 @@ export const operationCommands = {
   listAuditEvents: {
     command: ['audit', 'list'],
     summary: "List audit events: an artifact's, or your account's",
-    columns: ['at:WHEN', 'action', 'actor.label', 'via.surface:VIA', 'artifactId:ARTIFACT'],
+    columns: auditColumns,
     examples: ['quire audit list ada/notes/plan', 'quire audit list --action artifact.deleted'],
   },
 } as const satisfies CliOverrides

@@ -1,5 +1,6 @@
 import { artifactTypes } from '@quire/core/contract'
-import type { CommandSpec, Fields, PositionalSpec } from './types.ts'
+import { artifactPositional } from './derive.ts'
+import type { CommandSpec, Fields } from './types.ts'
 
 /*
  * The commands of the CLI's own: signing in and out, publishing a file, editing an artifact in
@@ -7,12 +8,6 @@ import type { CommandSpec, Fields, PositionalSpec } from './types.ts'
  * Each has a handler module under commands/ (loaded only when it runs).
  */
 
-const artifact: PositionalSpec = {
-  name: 'artifact',
-  kind: 'artifact',
-  flag: 'artifact-id',
-  description: 'The artifact: OWNER/PROJECT/SLUG, its URL, or its id',
-}
 const artifactId = { name: 'artifact-id', type: 'string', description: 'Artifact id (art_…), if not given as OWNER/PROJECT/SLUG' } as const
 
 export const login: CommandSpec = {
@@ -83,7 +78,7 @@ export const push: CommandSpec = {
   options: [
     { name: 'owner', type: 'string', required: true, description: 'Owner namespace (username or workspace slug)' },
     { name: 'project-slug', type: 'string', required: true, description: 'Project slug' },
-    { name: 'file', type: 'string', required: true, description: 'The file to publish (- for standard input, with --slug)' },
+    { name: 'file', type: 'string', required: true, file: true, description: 'The file to publish (- for standard input, with --slug)' },
     { name: 'slug', type: 'string', description: "Artifact slug (default: from the file's name)" },
     { name: 'title', type: 'string', description: 'Title (default: the first Markdown heading, else the file name)' },
     { name: 'type', type: 'string', description: "Artifact type (default: from the file's extension)", choices: artifactTypes },
@@ -105,7 +100,7 @@ export const edit: CommandSpec = {
   path: ['artifact', 'edit'],
   summary: 'Edit the latest content in $EDITOR and append it as a new version (refused if someone else got there first)',
   operation: null,
-  positionals: [artifact],
+  positionals: [artifactPositional],
   options: [artifactId, { name: 'changelog', type: 'string', description: 'What changed (default: "Edited with quire")' }],
   mutates: true,
   output: 'object',
@@ -122,7 +117,7 @@ export const open: CommandSpec = {
   path: ['artifact', 'open'],
   summary: "Open the artifact's page in the browser (the URL is printed too)",
   operation: null,
-  positionals: [artifact],
+  positionals: [artifactPositional],
   options: [artifactId],
   mutates: false,
   output: 'object',

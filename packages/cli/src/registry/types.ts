@@ -15,7 +15,7 @@ export interface OptionSpec {
   readonly format?: string
   /** A value to show in help and in an error about this flag. */
   readonly example?: string
-  /** The value names a file (`-`: standard input) whose text is sent: `--content-file`. */
+  /** The value names a file (`-`: standard input) whose text is sent: `--content-file`, push's `--file`. */
   readonly file?: boolean
   /** Where the value goes in the REST call; absent for flags a custom handler reads itself. */
   readonly to?: InputTarget

@@ -1,11 +1,13 @@
 import type { OperationId, operations } from '@quire/core/contract'
+import { words } from '../registry/derive.ts'
+import { accessInWords } from '../registry/operations.ts'
 import type { Fields } from '../registry/types.ts'
 import { CliError } from './cli-error.ts'
 import type { Args, CommandContext, CommandResult } from './context.ts'
 import { describe, operationInput } from './input.ts'
 
 /** The request a mutating command would send (credential redacted), as `--dry-run` shows it. */
-export async function dryRunResult(context: CommandContext, operation: OperationId, input: object): Promise<CommandResult> {
+async function dryRunResult(context: CommandContext, operation: OperationId, input: object): Promise<CommandResult> {
   const client = await context.client()
   const request = await client.dryRun(operation, input as never)
   const value = { dryRun: true, ...request, body: request.body === undefined ? undefined : JSON.parse(request.body) }
@@ -20,8 +22,6 @@ export async function dryRunResult(context: CommandContext, operation: Operation
 
 type Previewable = { [K in OperationId]: (typeof operations)[K] extends { readonly dryRun: object } ? K : never }[OperationId]
 
-const words = (fields: readonly unknown[]) => fields.map((f) => String(f).replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)).join(', ')
-
 /**
  * What a server dry run says, for each operation the server can dry-run (a row with `dryRun`; a
  * missing one does not compile): the one line, from the server's answer and the artifact as named.
@@ -35,12 +35,10 @@ const previewLines: { readonly [K in Previewable]: (value: Fields, named: string
   },
   updateArtifactAccess: (value, named) => {
     const changed = value.changed as string[]
-    const after = value.wouldBe as Fields
-    const emails = after.viewerEmails as string[]
-    const settings = `${after.publicView ? 'public' : 'private'}${after.publicEdit ? ', anyone signed in may edit' : ''}${emails.length ? `, viewers ${emails.join(', ')}` : ''}`
+    const settings = accessInWords(value.wouldBe as Fields)
     return changed.length === 0
       ? `Would change nothing on ${named} (access stays ${settings}).`
-      : `Would change ${words(changed)} of ${named}: access would be ${settings}. Nothing was written.`
+      : `Would change ${changed.map(words).join(', ')} of ${named}: access would be ${settings}. Nothing was written.`
   },
 }
 
@@ -54,7 +52,7 @@ export function serverCanDryRun(operation: OperationId): operation is Previewabl
  * every check of the write and changes nothing; the answer is the server's. Its errors are the
  * write's (a conflict, a refusal), so they show as the write's would.
  */
-export async function serverDryRun(context: CommandContext, operation: Previewable, input: object, named?: string): Promise<CommandResult> {
+async function serverDryRun(context: CommandContext, operation: Previewable, input: object, named?: string): Promise<CommandResult> {
   const client = await context.client()
   const asked = input as { query?: object }
   const value = (await client.call(operation, { ...asked, query: { ...asked.query, dryRun: true } } as never)) as unknown as Fields

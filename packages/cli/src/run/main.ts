@@ -85,7 +85,7 @@ function withPositionals(spec: CommandSpec, args: Args, words: readonly string[]
 
 /** Flags whose value may be `-`: standard input can be read once only. */
 function stdinFlag(spec: CommandSpec, args: Args): string | undefined {
-  const names = ['json', 'file', ...spec.options.filter((o) => o.file).map((o) => o.name)]
+  const names = ['json', ...spec.options.filter((o) => o.file).map((o) => o.name)]
   return names.find((name) => args[camel(name)] === '-')
 }
 

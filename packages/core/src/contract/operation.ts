@@ -76,8 +76,7 @@ type StaticOf<S> = S extends TSchema ? Static<S> : undefined
 /** The validated input of an operation: path params, query and body. */
 export interface OperationInput<T extends OperationSpec> {
   params: StaticOf<T['params']>
-  /** A write's dry-run query may be left out: the write then runs for real. */
-  query: T extends { readonly dryRun: object } ? StaticOf<T['query']> | undefined : StaticOf<T['query']>
+  query: StaticOf<T['query']>
   body: StaticOf<T['body']>
 }
 

@@ -142,8 +142,10 @@ export async function appendVersion(
   // re-checks what the admission rested on, and any change sends us down the full path. A dry
   // run has no write to guard, so it always takes the authoritative read.
   const recent = caller.credential && !options.dryRun ? deps.admissions.get(caller.credential, artifactId, 'artifact.update') : undefined
+  // A dry run neither reads nor stores the Idempotency-Key: it is not the write the key names.
+  const key = options.dryRun ? undefined : idempotencyKey
   if (recent && body.expectedLatestVersion !== undefined) {
-    const fast = await append(deps, caller, recent, body, idempotencyKey, {})
+    const fast = await append(deps, caller, recent, body, key, options)
     if (fast !== 'refused') return fast
     if (caller.credential) deps.admissions.forget(caller.credential, artifactId)
   }
@@ -160,12 +162,10 @@ export async function appendVersion(
   if (body.expectedLatestVersion !== artifact.latestVersion) {
     const size = checkContentSize(deps, body.content)
     if (!size.ok) return size
-    const plan = options.dryRun
-      ? null
-      : await planIdempotency(deps, admitted.value.principal, idempotencyKey, 'appendVersion', { artifactId, ...body })
+    const plan = await planIdempotency(deps, admitted.value.principal, key, 'appendVersion', { artifactId, ...body })
     return (await replay<Version>(deps, plan)) ?? versionConflict(deps, artifact, body.expectedLatestVersion, artifact.latestVersion)
   }
-  const written = await append(deps, caller, admitted.value, body, idempotencyKey, options)
+  const written = await append(deps, caller, admitted.value, body, key, options)
   if (written !== 'refused') return written
   // Refused right after an authoritative read: the facts changed in between. Ask once more.
   if (caller.credential) deps.admissions.forget(caller.credential, artifactId)
@@ -185,10 +185,7 @@ async function append(
   const expected = body.expectedLatestVersion ?? artifact.latestVersion
   const size = checkContentSize(deps, body.content)
   if (!size.ok) return size
-  // A dry run neither reads nor stores the Idempotency-Key: it is not the write the key names.
-  const plan = options.dryRun
-    ? null
-    : await planIdempotency(deps, principal, idempotencyKey, 'appendVersion', { artifactId: artifact.id, ...body })
+  const plan = await planIdempotency(deps, principal, idempotencyKey, 'appendVersion', { artifactId: artifact.id, ...body })
   const earlier = await replay<Version>(deps, plan)
   if (earlier) return earlier
   const head: NewHead = {
@@ -231,9 +228,11 @@ export async function restoreVersion(
   const source = ctx.version
   if (source === null) return fail('not_found', `Version ${versionNumber} does not exist (latest is ${artifact.latestVersion}).`)
   // A dry run neither reads nor stores the Idempotency-Key: it is not the write the key names.
-  const plan = options.dryRun
-    ? null
-    : await planIdempotency(deps, principal, idempotencyKey, 'restoreVersion', { artifactId, versionNumber, ...body })
+  const plan = await planIdempotency(deps, principal, options.dryRun ? undefined : idempotencyKey, 'restoreVersion', {
+    artifactId,
+    versionNumber,
+    ...body,
+  })
   const earlier = await replay<Version>(deps, plan)
   if (earlier) return earlier
 

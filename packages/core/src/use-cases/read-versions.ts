@@ -7,9 +7,10 @@ import {
   type VersionContent,
   type VersionDiff,
 } from '../contract/schemas/version.ts'
-import { unifiedDiff } from '../diff/unified-diff.ts'
+import { type UnifiedDiff, unifiedDiff } from '../diff/unified-diff.ts'
 import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
+import { utf8, utf8Length } from '../domain/rules.ts'
 import { admitArtifact } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
 import { numberKey, pageRequest, toPage } from './paging.ts'
@@ -76,6 +77,20 @@ export async function listVersions(deps: CoreDeps, caller: Caller, artifactId: s
   return ok(toPage(rows, page.value, (r) => String(r.number), presentVersion))
 }
 
+/** The unified diff from version `from` to version `to` of an admitted artifact: both read in one round trip. */
+async function diffBetween(
+  deps: CoreDeps,
+  artifact: { readonly id: string; readonly latestVersion: number },
+  from: number,
+  to: number,
+): Promise<Result<UnifiedDiff>> {
+  const rows = await deps.artifacts.contents(artifact.id, [from, to])
+  const old = rows.find((r) => r.number === from)
+  const young = rows.find((r) => r.number === to)
+  if (!old || !young) return fail('not_found', `Version ${old ? to : from} does not exist (latest is ${artifact.latestVersion}).`)
+  return ok(unifiedDiff(old.body, young.body, { fromLabel: `v${from}`, toLabel: `v${to}` }))
+}
+
 /** Unified diff between two versions. */
 export async function diffVersions(
   deps: CoreDeps,
@@ -86,18 +101,13 @@ export async function diffVersions(
   const admitted = admitArtifact(deps, caller, ctx, 'artifact.read')
   if (!admitted.ok) return admitted
   const { artifact } = admitted.value
-  const rows = await deps.artifacts.contents(artifact.id, [input.from, input.to])
-  const from = rows.find((r) => r.number === input.from)
-  const to = rows.find((r) => r.number === input.to)
-  const missing = from ? (to ? null : input.to) : input.from
-  if (missing !== null || !from || !to) {
-    return fail('not_found', `Version ${missing} does not exist (latest is ${artifact.latestVersion}).`)
-  }
-  const diff = unifiedDiff(from.body, to.body, { fromLabel: `v${from.number}`, toLabel: `v${to.number}` })
+  const found = await diffBetween(deps, artifact, input.from, input.to)
+  if (!found.ok) return found
+  const diff = found.value
   return ok({
     artifactId: artifact.id,
-    fromVersion: from.number,
-    toVersion: to.number,
+    fromVersion: input.from,
+    toVersion: input.to,
     diff: diff.text,
     additions: diff.additions,
     deletions: diff.deletions,
@@ -106,8 +116,10 @@ export async function diffVersions(
 
 /** The longest prefix of `text` made of whole lines that fits in `maxBytes` of UTF-8. */
 export function capAtLine(text: string, maxBytes: number): { text: string; bytes: number; truncated: boolean } {
-  const bytes = new TextEncoder().encode(text)
-  if (bytes.length <= maxBytes) return { text, bytes: bytes.length, truncated: false }
+  // Counted without encoding first: most diffs fit, and then no copy of them is made.
+  const length = utf8Length(text)
+  if (length <= maxBytes) return { text, bytes: length, truncated: false }
+  const bytes = utf8(text)
   const newline = bytes.lastIndexOf(0x0a, maxBytes - 1)
   return { text: new TextDecoder().decode(bytes.subarray(0, newline + 1)), bytes: bytes.length, truncated: true }
 }
@@ -138,13 +150,11 @@ export async function getArtifactChanges(
     (r) => String(r.number),
     presentVersion,
   )
-  let whole = { text: '', additions: 0, deletions: 0 }
+  let whole: UnifiedDiff = { text: '', additions: 0, deletions: 0 }
   if (query.since < latest) {
-    const contents = await deps.artifacts.contents(artifact.id, [query.since, latest])
-    const from = contents.find((r) => r.number === query.since)
-    const to = contents.find((r) => r.number === latest)
-    if (!from || !to) return fail('not_found', `Version ${query.since} does not exist (latest is ${latest}).`)
-    whole = unifiedDiff(from.body, to.body, { fromLabel: `v${from.number}`, toLabel: `v${to.number}` })
+    const found = await diffBetween(deps, artifact, query.since, latest)
+    if (!found.ok) return found
+    whole = found.value
   }
   const capped = capAtLine(whole.text, CHANGES_DIFF_MAX_BYTES)
   return ok({

@@ -86,6 +86,20 @@ async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
   return redis
 }
 
+/** The store a setting names, connected: a Redis client or PostgreSQL's store class (neither for memory). */
+async function connectStore(
+  app: FastifyInstance,
+  store: RateLimitStoreSetting,
+  database: DatabaseHandle,
+): Promise<{ redis: Redis | null; Postgres: RateLimitStoreClass | null }> {
+  if (store.kind === 'postgres' && database.kind !== 'postgres')
+    throw new Error('Rate limiting: the postgres store needs a PostgreSQL database (DATABASE_URL).')
+  return {
+    redis: store.kind === 'redis' ? await connectRedis(app, store.url) : null,
+    Postgres: store.kind === 'postgres' ? postgresRateLimitStore(database) : null,
+  }
+}
+
 /**
  * Where an app's counters live (the store the settings name, connected), and the failed-
  * authentication limiter on it. The API's limits and the web app's `/mcp` both count here, so a
@@ -96,10 +110,7 @@ export async function countersFor(
   settings: RateLimitSettings,
   database: DatabaseHandle,
 ): Promise<{ redis: Redis | null; Postgres: RateLimitStoreClass | null; authFailures: AuthFailureLimiter }> {
-  if (settings.store.kind === 'postgres' && database.kind !== 'postgres')
-    throw new Error('Rate limiting: the postgres store needs a PostgreSQL database (DATABASE_URL).')
-  const redis = settings.store.kind === 'redis' ? await connectRedis(app, settings.store.url) : null
-  const Postgres = settings.store.kind === 'postgres' ? postgresRateLimitStore(database) : null
+  const { redis, Postgres } = await connectStore(app, settings.store, database)
   // Refused credentials count against the address, in a store of the same kind (keys of their own).
   const authFailures = createAuthFailureLimiter(
     settings.authFailures ?? defaultAuthFailures,
@@ -121,10 +132,9 @@ export async function sharedCounterOptions(
   database: DatabaseHandle,
   prefix: string,
 ): Promise<{ redis: Redis; nameSpace: string } | { store: RateLimitStoreClass } | Record<string, never>> {
-  if (store.kind === 'redis') return { redis: await connectRedis(app, store.url), nameSpace: prefix }
-  if (store.kind === 'postgres') {
-    if (database.kind !== 'postgres') throw new Error('Rate limiting: the postgres store needs a PostgreSQL database (DATABASE_URL).')
-    const Postgres = postgresRateLimitStore(database)
+  const { redis, Postgres } = await connectStore(app, store, database)
+  if (redis) return { redis, nameSpace: prefix }
+  if (Postgres) {
     return {
       store: withFailuresLogged(
         class extends Postgres {

@@ -81,13 +81,18 @@ export const DiffQuery = Type.Object(
 )
 export type DiffQuery = Static<typeof DiffQuery>
 
+/** The size of a unified diff, in lines. */
+const DiffCounts = {
+  additions: Type.Integer({ description: 'Lines added.' }),
+  deletions: Type.Integer({ description: 'Lines removed.' }),
+}
+
 export const VersionDiff = Type.Object({
   artifactId: ArtifactId,
   fromVersion: { ...VersionNumber, description: 'The old side of the diff.' },
   toVersion: { ...VersionNumber, description: 'The new side of the diff.' },
   diff: Type.String({ description: 'Unified diff from `fromVersion` to `toVersion`; empty when identical.' }),
-  additions: Type.Integer({ description: 'Lines added.' }),
-  deletions: Type.Integer({ description: 'Lines removed.' }),
+  ...DiffCounts,
 })
 export type VersionDiff = Static<typeof VersionDiff>
 
@@ -162,7 +167,6 @@ export const VersionDryRun = Type.Object({
   ),
   fromVersion: { ...VersionNumber, description: 'The latest version now: the old side of the diff.' },
   diff: Type.String({ description: 'Unified diff from the latest version to the content the write would publish; empty when identical.' }),
-  additions: Type.Integer({ description: 'Lines added.' }),
-  deletions: Type.Integer({ description: 'Lines removed.' }),
+  ...DiffCounts,
 })
 export type VersionDryRun = Static<typeof VersionDryRun>

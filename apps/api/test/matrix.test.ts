@@ -6,7 +6,7 @@
  * so a change in behaviour shows up here as a failing cell. `matrix` is typed by operation id: an
  * operation added to the table without its row is a compile error, and the first test fails too.
  */
-import { type OperationId, operationIds } from '@quire/core'
+import { type OperationId, type OperationSpec, operationIds, operations } from '@quire/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 import { createWorld, outcomeOf, type PrincipalName, prepare, principalNames, tokenFor, type World } from './operation-world.ts'
@@ -176,5 +176,148 @@ describe(`the authorization matrix (${engine}): ${operationIds.length} operation
         })
       }
     })
+  }
+})
+
+/**
+ * Writing never reveals what reading would not. A writer without read (the owner's key with
+ * `artifacts:update` alone) calls every operation whose answer can hold an artifact's text (its
+ * content, a diff, the change a conflict missed), in every mode in which it could (a read, a dry
+ * run, a conflict on the authoritative path and after a recent write), and never sees a line of it.
+ * The same requests from the owner's full key see the text: the check can fail.
+ */
+type TextRequest = { readonly method: string; readonly url: (artifactId: string) => string; readonly body?: unknown }
+type TextCase = TextRequest & {
+  readonly name: string
+  /** What the writer without read gets: a status and code, or a status and `withheld` for an answer without the text. */
+  readonly writer: string
+  /** Writes the case needs first (e.g. one that makes the writer's next write take the fast path). */
+  readonly before?: TextRequest
+}
+
+const withheldCases: Partial<Record<OperationId, readonly TextCase[]>> = {
+  getContent: [
+    { name: 'latest', method: 'GET', url: (a) => `/api/artifacts/${a}/content`, writer: '403 insufficient_scope' },
+    { name: 'pinned', method: 'GET', url: (a) => `/api/artifacts/${a}/content?version=1`, writer: '403 insufficient_scope' },
+  ],
+  diffVersions: [{ name: 'diff', method: 'GET', url: (a) => `/api/artifacts/${a}/diff?from=1&to=2`, writer: '403 insufficient_scope' }],
+  getArtifactChanges: [
+    { name: 'catch-up', method: 'GET', url: (a) => `/api/artifacts/${a}/changes?since=1`, writer: '403 insufficient_scope' },
+  ],
+  appendVersion: [
+    {
+      name: 'dry run',
+      method: 'POST',
+      url: (a) => `/api/artifacts/${a}/versions?dryRun=true`,
+      body: { content: '', expectedLatestVersion: 2 },
+      writer: '200 withheld',
+    },
+    {
+      name: 'conflict',
+      method: 'POST',
+      url: (a) => `/api/artifacts/${a}/versions`,
+      body: { content: '', expectedLatestVersion: 1 },
+      writer: '409 withheld',
+    },
+    {
+      name: 'conflict after a recent write',
+      before: { method: 'POST', url: (a) => `/api/artifacts/${a}/versions`, body: { content: 'mine\n', expectedLatestVersion: 2 } },
+      method: 'POST',
+      url: (a) => `/api/artifacts/${a}/versions`,
+      body: { content: '', expectedLatestVersion: 1 },
+      writer: '409 withheld',
+    },
+  ],
+  restoreVersion: [
+    {
+      name: 'dry run',
+      method: 'POST',
+      url: (a) => `/api/artifacts/${a}/versions/1/restore?dryRun=true`,
+      body: { expectedLatestVersion: 2 },
+      writer: '200 withheld',
+    },
+    {
+      name: 'conflict',
+      method: 'POST',
+      url: (a) => `/api/artifacts/${a}/versions/1/restore`,
+      body: { expectedLatestVersion: 1 },
+      writer: '409 withheld',
+    },
+  ],
+}
+
+/** True when a schema (TypeBox, so JSON Schema) has a property `content` or `diff` anywhere. */
+function holdsText(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false
+  const properties = (schema as { properties?: Record<string, unknown> }).properties
+  if (properties && ('content' in properties || 'diff' in properties)) return true
+  return Object.values(schema).some((value) => (Array.isArray(value) ? value.some(holdsText) : holdsText(value)))
+}
+
+describe(`a writer without read (${engine}) sees no text of the artifact`, () => {
+  let n = 0
+  /** A private artifact whose two versions each hold a line found nowhere else. */
+  async function secretArtifact() {
+    const slug = `secret-${++n}`
+    const lines = [`first-secret-${n}-${Math.random().toString(36).slice(2)}`, `second-secret-${n}-${Math.random().toString(36).slice(2)}`]
+    const created = await api.call('POST', '/api/artifacts', world.owner.token, {
+      ownerUsername: world.team.slug,
+      projectSlug: 'notes',
+      slug,
+      type: 'md',
+      title: slug,
+      content: `${lines[0]}\n`,
+      changelog: '',
+      access: { publicView: false, publicEdit: false },
+    })
+    await api.call('POST', `/api/artifacts/${created.id}/versions`, world.owner.token, {
+      content: `${lines[1]}\n`,
+      expectedLatestVersion: 1,
+    })
+    return { id: created.id as string, lines }
+  }
+
+  async function send(request: TextRequest, artifactId: string, token: string) {
+    return api.request(request.method, request.url(artifactId), { token, ...(request.body === undefined ? {} : { body: request.body }) })
+  }
+
+  it('covers every operation whose answer (success, dry run or conflict) can hold the text', () => {
+    const holding = operationIds.filter((id) => {
+      const op: OperationSpec = operations[id]
+      return holdsText(op.success.schema) || holdsText(op.dryRun?.schema) || op.errors.includes('version_conflict')
+    })
+    expect(Object.keys(withheldCases).sort()).toEqual(holding.sort())
+  })
+
+  for (const [id, cases] of Object.entries(withheldCases)) {
+    for (const c of cases ?? []) {
+      it(`${id}, ${c.name}: ${c.writer}, and not a line of the text`, async () => {
+        const writer = world.keys.scoped['artifacts:update']
+        const secret = await secretArtifact()
+        if (c.before) expect((await send(c.before, secret.id, writer)).statusCode).toBeLessThan(300)
+        const res = await send(c, secret.id, writer)
+        const [status, what] = c.writer.split(' ')
+        expect(String(res.statusCode), res.body).toBe(status)
+        for (const line of secret.lines) expect(res.body).not.toContain(line)
+        if (what === 'withheld') {
+          const body = res.json()
+          expect(body.diff).toBeUndefined()
+          expect(body.diffWithheld).toEqual({
+            scope: 'artifacts:read',
+            detail: "The diff shows the artifact's content, which this credential may not read: it needs artifacts:read.",
+          })
+        } else expect(res.json().code).toBe(what)
+
+        // The control: the same request from a key that may read shows the text.
+        const reader = await secretArtifact()
+        if (c.before) expect((await send(c.before, reader.id, world.owner.token)).statusCode).toBeLessThan(300)
+        const read = await send(c, reader.id, world.owner.token)
+        expect(read.statusCode, read.body).toBe(what === 'withheld' ? Number(status) : 200)
+        expect(
+          reader.lines.some((line) => read.body.includes(line)),
+          read.body,
+        ).toBe(true)
+      })
+    }
   }
 })

@@ -66,6 +66,25 @@ describe(`versions (${engine})`, () => {
     expect(await count(api, 'versions', { artifactId: artifact.id })).toBe(3)
   })
 
+  it('never computes a version number past the column: the top expectedLatestVersion is refused, the one below is a conflict, every time', async () => {
+    const { owner, artifact } = await seedArtifact(api)
+    const post = (path: string, body: object) => api.request('POST', `/api/artifacts/${artifact.id}${path}`, { token: owner.token, body })
+    // Each twice: the second write takes the recent-admission path, which once computed 2147483648.
+    const bodyOf = (path: string, expectedLatestVersion: number) =>
+      path === '/versions' ? { content: 'x', expectedLatestVersion } : { expectedLatestVersion }
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      for (const path of ['/versions', '/versions/1/restore']) {
+        const top = await post(path, bodyOf(path, 2147483647))
+        expect(top.statusCode, top.body).toBe(400)
+        expect(top.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: '/body/expectedLatestVersion' }] })
+        const below = await post(path, bodyOf(path, 2147483646))
+        expect(below.statusCode, below.body).toBe(409)
+        expect(below.json()).toMatchObject({ code: 'version_conflict', latestVersion: 1, expectedLatestVersion: 2147483646 })
+      }
+    }
+    expect(await count(api, 'versions', { artifactId: artifact.id })).toBe(1)
+  })
+
   it('restores version N as a new head without storing new content', async () => {
     const { owner, artifact } = await seedArtifact(api, { content: 'first unique content for restore\n' })
     await api.request('POST', `/api/artifacts/${artifact.id}/versions`, {

@@ -10,7 +10,7 @@ import { Ajv, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestWeb, type TestWeb } from './helper.ts'
-import { callFailing, mcpClient, textOf, userWithKey } from './mcp-helper.ts'
+import { callFailing, mcpClient, textOf, toolError, userWithKey } from './mcp-helper.ts'
 
 let web: TestWeb
 let owner: { token: string; username: string; userId: string }
@@ -238,6 +238,44 @@ describe('every tool, through the SDK client', () => {
     expect(text).toContain('+first line')
     expect(text).toContain(`expectedLatestVersion ${before.latestVersion}`)
     expect(await checked('get_artifact', { artifactId })).toMatchObject({ latestVersion: before.latestVersion })
+  })
+
+  it('shows a writer without read (no artifacts:read) no diff: conflicts and dry runs say why instead', async () => {
+    const secret = `a secret line ${Math.random().toString(36).slice(2)}`
+    const doc = await checked('create_artifact', artifactArgs('withheld', 'opening\n'))
+    await checked('update_artifact', { artifactId: doc.id, content: `${secret}\n`, expectedLatestVersion: 1 })
+    const writer = await mcpClient(web, (await userWithKey(web, 'owner@example.com', ['artifacts:update'])).token)
+    try {
+      const withheld = {
+        scope: 'artifacts:read',
+        detail: "The diff shows the artifact's content, which this credential may not read: it needs artifacts:read.",
+      }
+      const stale = (await writer.callTool({
+        name: 'update_artifact',
+        arguments: { artifactId: doc.id, content: '', expectedLatestVersion: 1 },
+      })) as CallToolResult
+      expect(toolError(stale)).toMatchObject({ code: 'version_conflict', latestVersion: 2, diffWithheld: withheld })
+      expect(toolError(stale).diff).toBeUndefined()
+      expect(textOf(stale)).toContain(`No diff: ${withheld.detail}`)
+      const answers: CallToolResult[] = [stale]
+      for (const [name, args] of [
+        ['update_artifact', { artifactId: doc.id, content: '', expectedLatestVersion: 2, dryRun: true }],
+        ['restore_artifact_version', { artifactId: doc.id, versionNumber: 1, dryRun: true }],
+      ] as const) {
+        const result = (await writer.callTool({ name, arguments: args })) as CallToolResult
+        expect(result.isError, textOf(result)).toBeFalsy()
+        expect(result.structuredContent).toMatchObject({ dryRun: true, fromVersion: 2, diffWithheld: withheld })
+        expect(result.structuredContent?.diff).toBeUndefined()
+        expect(validators.get(name)?.(result.structuredContent), name).toBe(true)
+        answers.push(result)
+      }
+      for (const answer of answers) expect(JSON.stringify(answer)).not.toContain(secret)
+      // The owner's full key sees what the writer did not.
+      const { error } = await callFailing(client, 'update_artifact', { artifactId: doc.id, content: '', expectedLatestVersion: 1 })
+      expect(error.diff).toContain(`+${secret}`)
+    } finally {
+      await writer.close()
+    }
   })
 
   it("answers another user's private artifact as not found, exactly as REST does", async () => {

@@ -137,6 +137,21 @@ describe('--dry-run asks the server where it can', () => {
     expect(await json(['artifact', 'get', named])).toMatchObject({ latestVersion: 3 })
   })
 
+  it('a key that may write but not read (no artifacts:read) gets no diff: the dry run and the conflict say why', async () => {
+    const writer = await quire.token('ada@example.com', ['artifacts:update'])
+    const asWriter = (args: readonly string[], stdin: string) => quire.cli(args, { stdin, env: { AGENT_SERVICE_TOKEN: writer } })
+    const why = "No diff: The diff shows the artifact's content, which this credential may not read: it needs artifacts:read."
+    const dry = await asWriter(['artifact', 'update', artifactId, '--content-file', '-', '--expected-latest-version', '3', '--dry-run'], '')
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(dry.stdout.trim()).toBe(`Would append version 4 to ${artifactId}; nothing was written.`)
+    expect(dry.stderr).toContain(why)
+    const stale = await asWriter(['artifact', 'update', artifactId, '--content-file', '-', '--expected-latest-version', '1'], '')
+    expect(stale.code).toBe(6)
+    expect(stale.stderr).toContain('it needs artifacts:read. Merge what you know of the changes, and send --expected-latest-version 3.')
+    for (const done of [dry, stale]) for (const line of ['One.', 'Two.', 'Three.']) expect(done.stdout + done.stderr).not.toContain(line)
+    expect(await json(['artifact', 'get', named])).toMatchObject({ latestVersion: 3 })
+  })
+
   it('other writes still print the planned request and send nothing; help says which is which', async () => {
     const planned = await json<{ dryRun: boolean; method: string; url: string }>(['share', 'create', named, '--dry-run'])
     expect(planned).toMatchObject({ dryRun: true, method: 'POST', url: `${quire.apiUrl}/api/artifacts/${artifactId}/share-links` })

@@ -29,6 +29,12 @@ export function toolErrorOf(failure: Failure): ToolError {
   }
 }
 
+/** Why a conflict's diff was left out (the credential may not read the content), or null. */
+function withheldOf(error: ToolError): string | null {
+  const detail = (error.diffWithheld as { detail?: unknown } | undefined)?.detail
+  return typeof detail === 'string' ? detail : null
+}
+
 /** What an agent should do next, for each kind of failure: the sentence that lets it recover on its own. */
 function nextStep(error: ToolError): string {
   switch (error.code) {
@@ -47,6 +53,8 @@ function nextStep(error: ToolError): string {
       return 'Check the id or path: list_artifacts and resolve_path find artifacts; something you may not see is reported as not found too.'
     case 'version_conflict': {
       const latest = typeof error.latestVersion === 'number' ? error.latestVersion : 'the latest'
+      if (withheldOf(error) !== null)
+        return `Merge what you know of the changes into your content, and call update_artifact again with expectedLatestVersion ${latest}.`
       return `Read version ${latest} (get_artifact_content), merge your change into it (the diff above is what you missed), and call update_artifact again with expectedLatestVersion ${latest}.`
     }
     case 'precondition_required':
@@ -75,6 +83,8 @@ export function failureResult(failure: Failure): CallToolResult {
   if (error.errors && error.code === 'validation_failed' && !error.detail.includes('`'))
     lines.push(...error.errors.map(({ path, message }) => `- ${path} ${message}`))
   if (typeof error.diff === 'string' && error.diff !== '') lines.push('', 'What changed since the version you expected:', error.diff)
+  const withheld = withheldOf(error)
+  if (withheld !== null) lines.push('', `No diff: ${withheld}`)
   lines.push('', nextStep(error))
   return {
     isError: true,

@@ -57,7 +57,14 @@ async function serverDryRun(context: CommandContext, operation: Previewable, inp
   const asked = input as { query?: object }
   const value = (await client.call(operation, { ...asked, query: { ...asked.query, dryRun: true } } as never)) as unknown as Fields
   const says = previewLines[operation](value, named ?? String(value.artifactId))
-  return { kind: 'preview', value, says, ...(typeof value.diff === 'string' ? { diff: value.diff } : {}) }
+  const withheld = (value.diffWithheld as Fields | undefined)?.detail
+  return {
+    kind: 'preview',
+    value,
+    says,
+    ...(typeof value.diff === 'string' ? { diff: value.diff } : {}),
+    ...(typeof withheld === 'string' ? { note: `No diff: ${withheld}` } : {}),
+  }
 }
 
 /** `--dry-run`: the server's preview where it can give one, else the planned request. */

@@ -86,8 +86,11 @@ export type CommandResult =
   | { readonly kind: 'stream'; readonly items: AsyncIterable<unknown> }
   /** Raw text for standard output (content, diffs); JSON mode prints `value` instead. */
   | { readonly kind: 'text'; readonly text: string; readonly value: unknown }
-  /** The server's answer to a dry run: one line saying what would happen, then its diff if any; JSON mode prints `value`. */
-  | { readonly kind: 'preview'; readonly value: unknown; readonly says: string; readonly diff?: string }
+  /**
+   * The server's answer to a dry run: one line saying what would happen, then its diff if any, or
+   * `note` (on standard error) saying why the server left it out; JSON mode prints `value`.
+   */
+  | { readonly kind: 'preview'; readonly value: unknown; readonly says: string; readonly diff?: string; readonly note?: string }
   /** A table of some of `value`'s rows, then a diff (catch-up); JSON mode prints `value`. */
   | {
       readonly kind: 'report'

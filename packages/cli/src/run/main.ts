@@ -203,6 +203,14 @@ function listCommandOf(spec: CommandSpec | null, detail: string): string | undef
   return list ? `quire ${list.path.join(' ')} shows what you can see` : undefined
 }
 
+/** What to do after a version conflict: see what changed (when the credential may read it), merge, send the new version. */
+function conflictHint(problem: Record<string, unknown>, named: string | undefined): string {
+  const retry = `send --expected-latest-version ${String(problem.latestVersion)}`
+  const withheld = (problem.diffWithheld as { detail?: unknown } | undefined)?.detail
+  if (typeof withheld === 'string') return `${withheld} Merge what you know of the changes, and ${retry}.`
+  return `See what changed with quire artifact changes ${named ?? 'ARTIFACT'} --since ${String(problem.expectedLatestVersion ?? 'N')}, merge, and ${retry}.`
+}
+
 /** Any failure as the CLI reports it: the server's words, in the command line's terms, with a next step. */
 function asCliError(error: unknown, globals: Globals | null, spec: CommandSpec | null, named: string | undefined): CliError {
   if (error instanceof CliError) return error
@@ -222,7 +230,7 @@ function asCliError(error: unknown, globals: Globals | null, spec: CommandSpec |
       exit === 'auth_required'
         ? 'Run `quire login`, or pass a token with --token-stdin or AGENT_SERVICE_TOKEN.'
         : error.code === 'version_conflict'
-          ? `See what changed with quire artifact changes ${named ?? 'ARTIFACT'} --since ${String(problem.expectedLatestVersion ?? 'N')}, merge, and send --expected-latest-version ${String(problem.latestVersion)}.`
+          ? conflictHint(problem, named)
           : error.code === 'precondition_required'
             ? 'Pass --expected-latest-version with the version you started from (quire artifact get shows the latest).'
             : error.code === 'not_found' && list

@@ -197,6 +197,7 @@ export function renderer(globals: Globals, io: Io, options: { readonly color: bo
           if (fields) return write(details(pick(result.value, fields)))
           write(result.says)
           if (result.diff) write(options.color ? diff(result.diff) : result.diff)
+          if (result.note) io.stderr(`${dim(result.note)}\n`)
           return
         }
         case 'report': {

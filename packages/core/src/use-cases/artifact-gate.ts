@@ -1,4 +1,5 @@
 import type { Action } from '../contract/actions.ts'
+import type { DiffWithheld } from '../contract/schemas/version.ts'
 import { unseen } from '../domain/hidden.ts'
 import type { Grant, Resource, Role } from '../domain/policy.ts'
 import { type Caller, type Principal, userOf } from '../domain/principal.ts'
@@ -47,6 +48,20 @@ export function admitArtifact<A extends ArtifactAccess>(
   const allowed = authorize(deps, principal.value, action, artifactResource(ctx.artifact, ctx.role))
   if (!allowed.ok) return allowed
   return ok({ principal: principal.value, artifact: ctx.artifact, grant: allowed.value })
+}
+
+/**
+ * What a write may show of an artifact's content (a diff, a preview, the change a conflict
+ * missed): only what reading it would. Null when the caller may read the content; else the words
+ * the answer carries instead. The one policy decides, on the facts the write was admitted on.
+ */
+export function contentWithheld(deps: CoreDeps, principal: Principal, artifact: ArtifactAccess, role: Role | null): DiffWithheld | null {
+  const read = authorize(deps, principal, 'artifact.read', artifactResource(artifact, role))
+  if (read.ok) return null
+  const { scope } = read.error
+  return scope
+    ? { detail: `The diff shows the artifact's content, which this credential may not read: it needs ${scope}.`, scope }
+    : { detail: "The diff shows the artifact's content, which you may not read." }
 }
 
 export interface AdmittedNamespace {

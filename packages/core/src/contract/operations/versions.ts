@@ -24,7 +24,7 @@ export const versionOperations = {
     path: '/api/artifacts/:artifactId/versions',
     summary: 'Append an immutable version',
     description:
-      '`expectedLatestVersion` is required (428 without it). When the artifact has moved on, nothing is written and the 409 problem carries `latestVersion`, your `expectedLatestVersion` and the unified `diff` from your version to the head. With `dryRun=true` every check runs and nothing is written: the 200 answer names the version that would be created and the diff from the head.',
+      '`expectedLatestVersion` is required (428 without it). When the artifact has moved on, nothing is written and the 409 problem carries `latestVersion`, your `expectedLatestVersion` and the unified `diff` from your version to the head. With `dryRun=true` every check runs and nothing is written: the 200 answer names the version that would be created and the diff from the head. A diff shows content: a caller who may write but not read the artifact (a key without `artifacts:read`) gets `diffWithheld` instead.',
     tags: ['versions'],
     action: 'artifact.update',
     anonymous: false,
@@ -51,7 +51,7 @@ export const versionOperations = {
     path: '/api/artifacts/:artifactId/versions/:versionNumber/restore',
     summary: 'Restore version N as a new head version',
     description:
-      'Appends a version with the content of version N. No new content is stored. The body is optional. With `dryRun=true` every check runs and nothing is written: the 200 answer names the version that would be created and the diff from the head.',
+      'Appends a version with the content of version N. No new content is stored. The body is optional. With `dryRun=true` every check runs and nothing is written: the 200 answer names the version that would be created and the diff from the head (`diffWithheld` instead for a caller who may not read the content).',
     tags: ['versions'],
     action: 'artifact.update',
     anonymous: false,

@@ -2,7 +2,16 @@ import { type Static, Type } from 'typebox'
 import { ArtifactIdParam, ArtifactTypeSchema, Changelog, Content } from './artifact.ts'
 import { ActorRef, ArtifactId, Cursor, Limit, Page, Timestamp } from './common.ts'
 
-export const VersionNumber = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Version number, from 1.' })
+/** The highest version number: the database column is a 32-bit integer. */
+export const MAX_VERSION_NUMBER = 2147483647
+
+export const VersionNumber = Type.Integer({ minimum: 1, maximum: MAX_VERSION_NUMBER, description: 'Version number, from 1.' })
+
+/**
+ * The latest version a write expects: one below the highest version number, since the write
+ * appends the version after it.
+ */
+const ExpectedLatestVersion = Type.Integer({ minimum: 1, maximum: MAX_VERSION_NUMBER - 1 })
 
 export const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the UTF-8 content, hex.' })
 
@@ -10,13 +19,10 @@ export const AppendVersionBody = Type.Object(
   {
     content: Content,
     changelog: Type.Optional({ ...Changelog, description: 'A note on this version; empty when left out.' }),
-    expectedLatestVersion: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: 2147483647,
-        description: 'The latest version the caller expects. Required: without it the service answers 428.',
-      }),
-    ),
+    expectedLatestVersion: Type.Optional({
+      ...ExpectedLatestVersion,
+      description: 'The latest version the caller expects. Required: without it the service answers 428.',
+    }),
   },
   { additionalProperties: false },
 )
@@ -25,13 +31,10 @@ export type AppendVersionBody = Static<typeof AppendVersionBody>
 export const RestoreVersionBody = Type.Object(
   {
     changelog: Type.Optional({ ...Changelog, description: 'A note on the new version; `Restored version N` when left out.' }),
-    expectedLatestVersion: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: 2147483647,
-        description: 'The latest version the caller expects; when given and the artifact has moved on, nothing is written (409).',
-      }),
-    ),
+    expectedLatestVersion: Type.Optional({
+      ...ExpectedLatestVersion,
+      description: 'The latest version the caller expects; when given and the artifact has moved on, nothing is written (409).',
+    }),
   },
   { additionalProperties: false },
 )
@@ -152,6 +155,19 @@ export const DryRunQuery = Type.Object(
 )
 export type DryRunQuery = Static<typeof DryRunQuery>
 
+/**
+ * Said instead of a diff when the caller may write the artifact but not read its content (a key
+ * without `artifacts:read`): a write never shows what a read would not.
+ */
+export const DiffWithheld = Type.Object(
+  {
+    detail: Type.String({ description: 'Why the diff is left out, and what would show it.' }),
+    scope: Type.Optional(Type.String({ description: 'The scope that reading the content needs, when a scope is what is missing.' })),
+  },
+  { description: 'Present instead of `diff` when the caller may not read the content: the diff would show it.' },
+)
+export type DiffWithheld = Static<typeof DiffWithheld>
+
 export const VersionDryRun = Type.Object({
   dryRun: Type.Literal(true, { description: 'Nothing was written.' }),
   artifactId: ArtifactId,
@@ -166,7 +182,14 @@ export const VersionDryRun = Type.Object({
     { description: 'The version the write would append.' },
   ),
   fromVersion: { ...VersionNumber, description: 'The latest version now: the old side of the diff.' },
-  diff: Type.String({ description: 'Unified diff from the latest version to the content the write would publish; empty when identical.' }),
-  ...DiffCounts,
+  diff: Type.Optional(
+    Type.String({
+      description:
+        'Unified diff from the latest version to the content the write would publish; empty when identical. Only for a caller who may read the content (else `diffWithheld`).',
+    }),
+  ),
+  additions: Type.Optional({ ...DiffCounts.additions, description: 'Lines added (with `diff` only).' }),
+  deletions: Type.Optional({ ...DiffCounts.deletions, description: 'Lines removed (with `diff` only).' }),
+  diffWithheld: Type.Optional(DiffWithheld),
 })
 export type VersionDryRun = Static<typeof VersionDryRun>

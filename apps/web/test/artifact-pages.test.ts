@@ -1,6 +1,6 @@
 /**
  * The artifact's URL opens the document: `/:owner/:project/:slug` renders the latest version,
- * `?version=N` a pinned one (immutable, a strong ETag, 304 on revalidation), `…/raw` the content
+ * `?version=N` a pinned one (a strong ETag, 304 on revalidation), `…/raw` the content
  * as plain text. A private artifact is "not found" to anyone it is not shared with, its title
  * included; only a public one carries preview tags.
  */
@@ -63,7 +63,7 @@ describe('the artifact page', () => {
     expect(await again.text()).toBe('')
   })
 
-  it('pins a version with ?version=N: a notice, a strong ETag of the content hash, cached for a year', async () => {
+  it('pins a version with ?version=N: a notice, a strong ETag of the content hash, cached a minute (access may change)', async () => {
     const { id, path } = await artifact('pinned', { publicView: true, content: 'one\n', type: 'txt' })
     await api('POST', `/api/artifacts/${id}/versions`, { content: 'two\n', expectedLatestVersion: 1 })
     const versions = (await api('GET', `/api/artifacts/${id}/versions`)) as { items: { versionNumber: number; sha256: string }[] }
@@ -71,7 +71,7 @@ describe('the artifact page', () => {
     const res = await page(`${path}?version=1`)
     expect(res.status).toBe(200)
     expect(res.headers.get('etag')).toBe(`"${first?.sha256}"`)
-    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60, must-revalidate')
     const body = await res.text()
     expect(body).toContain('You are reading version 1, not the latest.')
     expect(body).toContain(`href="${path}"`)
@@ -110,7 +110,7 @@ describe('the artifact page', () => {
     expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/)
     expect(await res.text()).toBe(content)
     const pinned = await fetch(`${web.url}${path}/raw?version=1`)
-    expect(pinned.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    expect(pinned.headers.get('cache-control')).toBe('public, max-age=60, must-revalidate')
   })
 
   it('answers a private artifact with the same 404 as a missing one for an anonymous reader, nothing of it in the page', async () => {

@@ -87,7 +87,7 @@ describe(`share links open their artifact (${testEngine})`, () => {
     const res = await page(sharePath)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
-    expect(res.headers.get('cache-control')).toBe('private, no-store')
+    expect(res.headers.get('cache-control')).toBe('no-store')
     expect(res.headers.get('referrer-policy')).toBe('no-referrer')
     expect(res.headers.get('x-robots-tag')).toBe('noindex')
     const body = await res.text()
@@ -108,7 +108,7 @@ describe(`share links open their artifact (${testEngine})`, () => {
 
     const pinned = await page(`${sharePath}?version=1`)
     expect(pinned.status).toBe(200)
-    expect(pinned.headers.get('cache-control')).toBe('private, no-store')
+    expect(pinned.headers.get('cache-control')).toBe('no-store')
     const pinnedBody = await pinned.text()
     expect(pinnedBody).toContain('First words.')
     expect(pinnedBody).toContain('not the latest')
@@ -158,7 +158,7 @@ describe(`share links open their artifact (${testEngine})`, () => {
     for (const secret of [revoked.secret, expiring.secret]) {
       const res = await page(`/s/${encodeURIComponent(secret)}`)
       expect(res.status, secret).toBe(404)
-      expect(res.headers.get('cache-control')).toBe('private, no-store')
+      expect(res.headers.get('cache-control')).toBe('no-store')
       expect(res.headers.get('referrer-policy')).toBe('no-referrer')
       expect(res.headers.get('x-robots-tag')).toBe('noindex')
       const body = await res.text()

@@ -10,6 +10,13 @@ export { createRuntime, databaseConfig, type Runtime, startRuntime } from './con
 export { type Discovery, discoveryDocuments } from './discovery.ts'
 export { operatorSocketPath, runOperatorCommand, startOperatorSocket } from './operator.ts'
 export { callerOf } from './plugins/caller.ts'
+export {
+  ACCESS_CHANGE_SECONDS,
+  applyContentCaching,
+  type CachedContent,
+  cacheControlOf,
+  etagMatches,
+} from './plugins/content-caching.ts'
 export { failureFromError, handleError, httpStatuses, httpStatusOf, problemBody, RefusalError, sendFailure } from './plugins/problem.ts'
 export { defaultRateLimit, type RateLimitSettings, registerRateLimit, sharedCounterOptions } from './plugins/rate-limit.ts'
 export { requestIdOf } from './plugins/request-id.ts'

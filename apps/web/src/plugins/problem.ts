@@ -19,6 +19,7 @@ type FieldErrors = ReadonlyArray<{ path: string; message: string }>
 export function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string, errors?: FieldErrors): FastifyReply {
   return reply
     .code(httpStatusOf(code))
+    .header('cache-control', 'no-store')
     .type('application/problem+json; charset=utf-8')
     .send(JSON.stringify(problemBody({ code, message: detail, ...(errors ? { errors: [...errors] } : {}) }, reply.request.id)))
 }
@@ -36,10 +37,11 @@ export function sendFailure(
 ): FastifyReply {
   if (!wantsHtml(request)) return sendProblem(reply, failure.code, failure.message, failure.errors)
   const visitor = visitorOf(request)
-  // The header names the person and carries their sign-out token: no cache keeps it.
-  if (visitor) reply.header('cache-control', 'private, no-store')
+  // A refusal is as of now (a 404 after an access change, say), and its header may name the
+  // person with their sign-out token: no cache keeps it.
   return reply
     .code(httpStatusOf(failure.code))
+    .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')
     .send(errorPage({ title: failure.title, message: failure.message, requestId: request.id, visitor }))
 }

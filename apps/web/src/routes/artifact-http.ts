@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { ContentRead, Failure } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
+import { applyContentCaching } from '@quire/server'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import { type ArtifactView, artifactPage } from '../pages/artifact.ts'
@@ -20,8 +21,6 @@ export interface ArtifactPathParams {
 }
 
 export type PathRequest = FastifyRequest<{ Params: ArtifactPathParams }>
-
-const YEAR_SECONDS = 31_536_000
 
 /** A version number as the query gives it: a positive whole number within the contract's range, else null. */
 export function versionNumber(raw: unknown): number | null {
@@ -43,30 +42,22 @@ export function refuseVersion(request: FastifyRequest, reply: FastifyReply): Fas
   })
 }
 
-/** Whether the request's `If-None-Match` names this ETag (weak comparison, as RFC 9110 asks for GET). */
-export function matches(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers['if-none-match']
-  if (!header) return false
-  const bare = etag.replace(/^W\//, '')
-  return header === '*' || header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === bare)
-}
-
 /** A weak ETag of what a revalidated page shows: a 304 saves sending it again. */
 export function weakEtag(text: string): string {
   return `W/"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`
 }
 
 /**
- * Caching of an artifact's page or text. What never changes (a pinned version, a diff between two
- * named versions) has a strong ETag, kept a year, `immutable`; what follows the artifact (its
- * latest version, history) is revalidated every time, and names who is signed in, so caches key
- * it by cookie. `public` only when anyone may read the artifact.
+ * Caching of an artifact's page, text, history or diff, by the one rule every surface follows
+ * (`applyContentCaching` of @quire/server): what it shows, whether it can ever change (`pinned`),
+ * whether anyone may read it, and whether it names the signed-in person (`personal`). True when
+ * the browser's copy is current: answer 304.
  */
-export function cacheHeaders(reply: FastifyReply, what: { publicView: boolean; pinned: boolean }, etag: string): void {
-  const scope = what.publicView ? 'public' : 'private'
-  reply.header('etag', etag)
-  reply.header('cache-control', what.pinned ? `${scope}, max-age=${YEAR_SECONDS}, immutable` : `${scope}, no-cache`)
-  if (!what.pinned || !what.publicView) reply.header('vary', 'Cookie')
+export function pageCaching(
+  reply: FastifyReply,
+  page: { readonly etag: string; readonly pinned: boolean; readonly publicView: boolean; readonly personal: boolean },
+): boolean {
+  return applyContentCaching(reply, { ...page, secretUrl: false, credential: 'Cookie' })
 }
 
 /** A read of an artifact that failed, as a page for a person (a problem for a script). */

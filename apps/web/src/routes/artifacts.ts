@@ -7,10 +7,9 @@ import { ownerActionsKey, ownerActionsOf } from '../pages/owner/actions.ts'
 import { noticeOf } from '../pages/owner/notices.ts'
 import { visitorOf, webCaller } from '../web-caller.ts'
 import {
-  cacheHeaders,
   type DocumentPages,
-  matches,
   type PathRequest,
+  pageCaching,
   refuseArtifact,
   refuseVersion,
   sendRawContent,
@@ -72,17 +71,17 @@ export function registerArtifactRoutes(
           )
           .digest('base64url')
           .slice(0, 27)}"`
-    cacheHeaders(reply, read, etag)
-    if (matches(request, etag)) return reply.code(304).send()
+    const personal = visitor !== null || ownerActions !== null
+    if (pageCaching(reply, { etag, pinned: read.pinned, publicView: read.publicView, personal })) return reply.code(304).send()
     return documents(reply, read, { artifact, webUrl, visitor, ownerActions, notice })
   })
 
   app.get<{ Params: PathRequest['params'] }>('/:owner/:project/:slug/raw', async (request, reply) => {
     const loaded = await load(runtime, request, reply)
     if (loaded === null) return reply
-    const etag = `"${loaded.read.sha256}"`
-    cacheHeaders(reply, loaded.read, etag)
-    if (matches(request, etag)) return reply.code(304).send()
-    return sendRawContent(reply, loaded.read)
+    const { read } = loaded
+    if (pageCaching(reply, { etag: `"${read.sha256}"`, pinned: read.pinned, publicView: read.publicView, personal: false }))
+      return reply.code(304).send()
+    return sendRawContent(reply, read)
   })
 }

@@ -1,6 +1,6 @@
 import { browseNamespace, type ContentRead, type Failure, getArtifact, getContent, identify, listWorkspaceProjects } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
-import type { Runtime } from '@quire/server'
+import { applyContentCaching, type Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ownerPage, projectPage } from '../pages/browse.ts'
 import { noticeOf } from '../pages/owner/notices.ts'
@@ -47,11 +47,12 @@ function refuseShareLink(request: FastifyRequest, reply: FastifyReply): FastifyR
 }
 
 /**
- * Headers of everything under `/s/:token`: the URL is a secret, so nothing may store the answer,
- * no link followed from it may carry it in a Referer, and no search engine may list it.
+ * Headers of everything under `/s/:token`: the URL is a secret, so nothing may store the answer
+ * (the one caching rule's secret URL; refusals are never stored either), no link followed from it
+ * may carry it in a Referer, and no search engine may list it.
  */
 function secretUrlHeaders(reply: FastifyReply): void {
-  reply.header('cache-control', 'private, no-store')
+  applyContentCaching(reply, { secretUrl: true })
   reply.header('referrer-policy', 'no-referrer')
   reply.header('x-robots-tag', 'noindex')
 }

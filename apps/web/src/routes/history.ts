@@ -9,15 +9,7 @@ import { historyPage } from '../pages/history.ts'
 import { ownerActionsOf } from '../pages/owner/actions.ts'
 import { sendFailure } from '../plugins/problem.ts'
 import { visitorOf, webCaller } from '../web-caller.ts'
-import {
-  type ArtifactPathParams,
-  cacheHeaders,
-  matches,
-  type PathRequest,
-  refuseArtifact,
-  versionNumber,
-  weakEtag,
-} from './artifact-http.ts'
+import { type ArtifactPathParams, type PathRequest, pageCaching, refuseArtifact, versionNumber, weakEtag } from './artifact-http.ts'
 
 /** Versions on one page of history. */
 const HISTORY_PAGE_SIZE = 50
@@ -33,9 +25,17 @@ async function loadArtifact(runtime: Runtime, request: PathRequest, reply: Fasti
   return null
 }
 
-/** Sends a page with its ETag, or a 304 when the browser already has it. */
-function sendPage(request: FastifyRequest, reply: FastifyReply, etag: string, page: string): FastifyReply {
-  if (matches(request, etag)) return reply.code(304).send()
+/**
+ * Sends a page by the one caching rule (`pageCaching`) with a weak ETag of what it shows, or a 304
+ * when the browser already has it.
+ */
+function sendPage(
+  reply: FastifyReply,
+  page: string,
+  caching: { readonly pinned: boolean; readonly publicView: boolean; readonly personal: boolean },
+  etag = weakEtag(page),
+): FastifyReply {
+  if (pageCaching(reply, { etag, ...caching })) return reply.code(304).send()
   return reply.type('text/html; charset=utf-8').send(page)
 }
 
@@ -57,18 +57,16 @@ async function showHistory(runtime: Runtime, request: PathRequest, reply: Fastif
   if (!versions.ok) return refuseArtifact(request, reply, versions.error)
   // The owner's controls, from the policy's answers; their restore forms carry the session's CSRF token.
   const actions = request.session ? ownerActionsOf(may) : null
+  const visitor = visitorOf(request)
   const page = historyPage({
     artifact,
     versions: versions.value.items,
     nextCursor: versions.value.nextCursor,
     paged: cursor !== undefined,
-    visitor: visitorOf(request),
+    visitor,
     owner: actions && request.session ? { actions, csrfToken: request.session.csrfToken } : null,
   })
-  const etag = weakEtag(page)
-  // A page with a person's CSRF token is never for a shared cache, whoever may read the artifact.
-  cacheHeaders(reply, { publicView: artifact.access.publicView && actions === null, pinned: false }, etag)
-  return sendPage(request, reply, etag, page)
+  return sendPage(reply, page, { pinned: false, publicView: artifact.access.publicView, personal: visitor !== null })
 }
 
 /** The two versions a diff compares, from the query: both named (pinned), or defaulted from the latest. */
@@ -146,19 +144,18 @@ async function showDiff(runtime: Runtime, request: PathRequest, reply: FastifyRe
     lineLimit: DIFF_LINE_LIMIT,
     patchHref: `${path}/diff.patch?from=${diff.fromVersion}&to=${diff.toVersion}`,
   }
+  const { publicView } = artifact.access
   if (range.pinned) {
-    // The same for every reader (no name in its header), so it may be kept as long as caches like.
+    // The same for every reader (no name in its header); its ETag is known before it is rendered.
     const etag = diffEtag(diff, 'page')
-    cacheHeaders(reply, { publicView: artifact.access.publicView, pinned: true }, etag)
-    if (matches(request, etag)) return reply.code(304).send()
+    if (pageCaching(reply, { etag, pinned: true, publicView, personal: false })) return reply.code(304).send()
     return reply
       .type('text/html; charset=utf-8')
       .send(diffPage({ ...view, parsed: parseUnifiedDiff(diff.diff, DIFF_LINE_LIMIT), visitor: null }))
   }
-  const page = diffPage({ ...view, parsed: parseUnifiedDiff(diff.diff, DIFF_LINE_LIMIT), visitor: visitorOf(request) })
-  const etag = weakEtag(page)
-  cacheHeaders(reply, { publicView: artifact.access.publicView, pinned: false }, etag)
-  return sendPage(request, reply, etag, page)
+  const visitor = visitorOf(request)
+  const page = diffPage({ ...view, parsed: parseUnifiedDiff(diff.diff, DIFF_LINE_LIMIT), visitor })
+  return sendPage(reply, page, { pinned: false, publicView, personal: visitor !== null })
 }
 
 /** `GET …/diff.patch`: the whole unified diff as plain text, which nothing can run. */
@@ -166,10 +163,8 @@ async function showPatch(runtime: Runtime, request: PathRequest, reply: FastifyR
   const loaded = await loadDiff(runtime, request, reply)
   if (loaded === null) return reply
   const { artifact, range, diff } = loaded
-  const etag = diffEtag(diff, 'patch')
-  if (range.pinned) cacheHeaders(reply, { publicView: artifact.access.publicView, pinned: true }, etag)
-  else cacheHeaders(reply, { publicView: artifact.access.publicView, pinned: false }, etag)
-  if (matches(request, etag)) return reply.code(304).send()
+  const caching = { etag: diffEtag(diff, 'patch'), pinned: range.pinned, publicView: artifact.access.publicView, personal: false }
+  if (pageCaching(reply, caching)) return reply.code(304).send()
   return reply
     .type('text/plain; charset=utf-8')
     .header('x-content-type-options', 'nosniff')

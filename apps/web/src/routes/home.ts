@@ -50,6 +50,6 @@ export function registerHomeRoutes(app: FastifyInstance, options: { runtime: Run
   app.get('/health', { config: { session: false } }, async (_request, reply) => {
     const health = await checkHealth(options.runtime.deps)
     if (health.ok) return reply.header('cache-control', 'no-store').send(health.value)
-    return sendProblem(reply.header('cache-control', 'no-store'), health.error.code, health.error.message)
+    return sendProblem(reply, health.error.code, health.error.message)
   })
 }

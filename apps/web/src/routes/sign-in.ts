@@ -77,6 +77,7 @@ function sendSignInFailure(request: FastifyRequest, reply: FastifyReply, error: 
   request.log.warn({ title: error.title, detail: error.detail }, 'sign-in failed')
   return reply
     .code(error.status)
+    .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')
     .send(
       errorPage({

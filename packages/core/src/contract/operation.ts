@@ -45,8 +45,6 @@ export interface OperationSpec {
   readonly location?: { readonly operation: string; readonly params: Readonly<Record<string, string>> }
   /** The answer says which version's bytes it holds: REST serves it with an ETag and answers `If-None-Match` with 304. */
   readonly conditional?: boolean
-  /** The answer holds a secret shown once: no cache may keep it (REST: `Cache-Control: no-store`). */
-  readonly revealsSecret?: boolean
   /**
    * The write takes `dryRun=true` in its query (`DryRunQuery`): every check of the write runs, nothing
    * is written, and the answer is 200 with this schema instead of `success`.

@@ -80,6 +80,8 @@ export function sendFailure(reply: FastifyReply, failure: Failure): FastifyReply
   // The reason stays here: the caller's answer is the same whatever it is.
   if (failure.reason) reply.request.log.info({ code: failure.code, reason: failure.reason }, 'request refused')
   reply.header('x-request-id', reply.request.id)
+  // A refusal is as of now (access changes, links are revoked): no cache may answer it later.
+  reply.header('cache-control', 'no-store')
   const header = challenge(failure, reply.server.resourceMetadataUrl ?? null)
   if (header) reply.header('www-authenticate', header)
   if (failure.code === 'rate_limited' && typeof failure.meta?.retryAfter === 'number')

@@ -17,6 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify'
 import { Type } from 'typebox'
 import type { Runtime } from '../container.ts'
 import { callerOf } from '../plugins/caller.ts'
+import { applyContentCaching, type CachedContent } from '../plugins/content-caching.ts'
 import { httpStatusOf, sendFailure } from '../plugins/problem.ts'
 
 /**
@@ -73,42 +74,13 @@ export function locationOf(id: OperationId, op: OperationSpec): ((value: Record<
   return (value) => target.path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(value[fields[name] as string])))
 }
 
-const YEAR = 31536000
 /**
- * How long a shared cache (a CDN, a proxy) may serve a public pinned version without asking us
- * again. The bytes never change, but who may read them does: after the owner makes an artifact
- * private (or deletes it), a shared cache that stored it while public goes on serving it for at
- * most this long, then must revalidate (s-maxage implies proxy-revalidate) and gets the 404.
- * Browsers keep `max-age` (a year, immutable): a person's own cache holds only what they could
- * already read. A minute keeps that window short, while a hot version still costs each cache one
- * bodiless 304 per minute.
+ * The caching of a content read, by the one rule (plugins/content-caching.ts). A pinned version's
+ * tag is its SHA-256; the head moves, so its tag also names the version.
  */
-const SHARED_CACHE_SECONDS = 60
-
-/** True when `If-None-Match` lists this entity tag (or `*`); weak comparison, as RFC 9110 asks for GET. */
-function matches(headers: IncomingHttpHeaders, etag: string): boolean {
-  const header = headers['if-none-match']
-  if (typeof header !== 'string') return false
-  const bare = etag.replace(/^W\//, '')
-  return header.split(',').some((tag) => {
-    const t = tag.trim()
-    return t === '*' || t.replace(/^W\//, '') === bare
-  })
-}
-
-/**
- * The validators of a content read. A pinned version never changes: its SHA-256 is a strong
- * validator and a browser may keep it for a year; shared caches only briefly, as access may
- * change. The head moves, so its tag also names the version and it must be revalidated.
- */
-function contentHeaders({ sha256, versionNumber, pinned, publicView }: ContentIdentity): Record<string, string> {
+function contentCaching({ sha256, versionNumber, pinned, publicView }: ContentIdentity): CachedContent {
   const etag = pinned ? `"${sha256}"` : `"${sha256}.${versionNumber}"`
-  const cacheControl = pinned
-    ? publicView
-      ? `public, max-age=${YEAR}, s-maxage=${SHARED_CACHE_SECONDS}, immutable`
-      : `private, max-age=${YEAR}, immutable`
-    : `${publicView ? 'public' : 'private'}, no-cache`
-  return { etag, 'cache-control': cacheControl, vary: 'Authorization' }
+  return { etag, pinned, publicView, personal: false, secretUrl: false, credential: 'Authorization' }
 }
 
 /** An operation's outcome as an HTTP reply. */
@@ -121,14 +93,12 @@ function send(
   // A dry run wrote nothing: no Location of something made, and 200 whatever the write answers.
   if (outcome.dryRun) return reply.code(200).send(outcome.value)
   if (outcome.replayed) reply.header('idempotent-replayed', 'true')
-  // The answer holds a secret (shown once): no cache may keep it.
-  if (op.revealsSecret) reply.header('cache-control', 'no-store')
   if (location) reply.header('location', location(outcome.value as Record<string, unknown>))
+  // A content read is cached by the one rule; every other answer (metadata as the caller may see
+  // it now, a diff, a list, a write, a secret shown once) is kept by no cache.
   if (op.conditional && outcome.content) {
-    const headers = contentHeaders(outcome.content)
-    reply.headers(headers)
-    if (matches(reply.request.headers, headers.etag as string)) return reply.code(304).send()
-  }
+    if (applyContentCaching(reply, contentCaching(outcome.content))) return reply.code(304).send()
+  } else reply.header('cache-control', 'no-store')
   reply.code(op.success.status)
   return outcome.value
 }

@@ -29,7 +29,6 @@ export const apiKeyOperations = {
     idempotencyKey: true,
     success: { status: 201, schema: CreatedApiKey },
     location: { operation: 'listApiKeys', params: {} },
-    revealsSecret: true,
     errors: ['forbidden', 'insufficient_scope', 'idempotency_key_reused', 'idempotency_key_in_use'],
     hints: { readOnly: false, destructive: false, idempotent: false },
   }),

@@ -52,7 +52,6 @@ export const sharingOperations = {
     idempotencyKey: true,
     success: { status: 201, schema: CreatedShareLink },
     location: { operation: 'listShareLinks', params: { artifactId: 'artifactId' } },
-    revealsSecret: true,
     errors: ['not_found', 'forbidden', 'insufficient_scope', 'idempotency_key_reused', 'idempotency_key_in_use'],
     hints: { readOnly: false, destructive: false, idempotent: false },
   }),

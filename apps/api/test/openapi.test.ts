@@ -1,6 +1,7 @@
 import { operationIds, operations } from '@quire/core'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type SchemaRoot, undescribedFields } from '../../../tooling/vitest/schema-descriptions.ts'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 
 let api: TestApi
@@ -158,6 +159,58 @@ describe(`the OpenAPI document names its shared schemas (${engine})`, () => {
     const inlinedBytes = Buffer.byteLength(inlined)
     console.log(`/openapi.json: ${bytes} bytes with components; ${inlinedBytes} bytes with every reference inlined`)
     expect(bytes).toBeLessThan(inlinedBytes / 3)
+  })
+})
+
+/** What a local reference (`#/components/schemas/Name`) points at in the document. */
+function resolveRef(ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined
+  let node: unknown = doc
+  for (const key of ref.slice(2).split('/')) node = isNode(node) ? node[key.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined
+  return node
+}
+
+/** The schemas of a request body or response (itself maybe a reference), one per media type. */
+function contentSchemas(holder: unknown, at: string): SchemaRoot[] {
+  const resolved = isNode(holder) && typeof holder.$ref === 'string' ? resolveRef(holder.$ref) : holder
+  const content = isNode(resolved) && isNode(resolved.content) ? resolved.content : {}
+  return Object.entries(content).map(([type, media]) => ({
+    at: `${at}/content/${type.replace('/', '~1')}/schema #`,
+    schema: (media as Node).schema,
+  }))
+}
+
+describe(`the OpenAPI document describes every field (${engine})`, () => {
+  it('has a description on every parameter, and on every field of every schema at any depth, the components it refers to included', () => {
+    const roots: SchemaRoot[] = Object.entries(doc.components.schemas as Record<string, Node>).map(([name, schema]) => ({
+      at: `#/components/schemas/${name}`,
+      schema,
+    }))
+    const undescribedParameters: string[] = []
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Node>>))
+      for (const [method, op] of Object.entries(item)) {
+        const at = `${method.toUpperCase()} ${path}`
+        for (const parameter of (op.parameters as Node[] | undefined) ?? []) {
+          const where = `${at} ${parameter.in} parameter ${parameter.name}`
+          const description = parameter.description ?? (parameter.schema as Node | undefined)?.description
+          if (typeof description !== 'string' || description.trim() === '') undescribedParameters.push(where)
+          roots.push({ at: `${where} #`, schema: parameter.schema })
+        }
+        roots.push(...contentSchemas(op.requestBody, `${at} requestBody`))
+        for (const [status, response] of Object.entries((op.responses as Node | undefined) ?? {}))
+          roots.push(...contentSchemas(response, `${at} responses/${status}`))
+      }
+    const missing = [...undescribedParameters, ...undescribedFields(roots, resolveRef)]
+    expect(missing, `without a description:\n${missing.join('\n')}`).toEqual([])
+    // It read every operation's answer.
+    for (const id of operationIds) {
+      const op = operations[id]
+      const answer = `${op.method} ${op.path.replace(/:([A-Za-z]+)/g, '{$1}')} responses/${op.success.status}/`
+      expect(
+        roots.some((root) => root.at.startsWith(answer)),
+        id,
+      ).toBe(true)
+    }
   })
 })
 

@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js'
 import { bindings, type Caller } from '@quire/core'
 import { defaultRateLimit } from '@quire/server'
 import type { FastifyInstance } from 'fastify'
@@ -140,6 +141,35 @@ describe('the HTTP edge of /mcp', () => {
   it('answers a body over the limit with 413, not a 500', async () => {
     const huge = JSON.stringify(toolCall('update_artifact', { artifactId, content: 'x'.repeat(9 * 1024 * 1024), expectedLatestVersion: 1 }))
     expect((await post(huge, { token: owner.token })).status).toBe(413)
+  })
+
+  it('refuses a JSON-RPC batch whole, as the SDK refuses an invalid request (400, -32600), and runs none of its calls', async () => {
+    const slugs = Array.from({ length: 10 }, (_, i) => `batched-${i}`)
+    const creates = slugs.map((slug, i) => ({
+      ...toolCall('create_project', { ownerUsername: owner.username, slug, title: `Batched ${i}`, icon: 'B' }),
+      id: i + 1,
+    }))
+    for (const batch of [creates, creates.slice(0, 1), [rpc('tools/list')], []]) {
+      const res = await post(batch, { token: owner.token })
+      expect(res.status, `a batch of ${batch.length}`).toBe(400)
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+      expect(await res.json()).toEqual({
+        jsonrpc: '2.0',
+        error: { code: ErrorCode.InvalidRequest, message: expect.stringMatching(/^Invalid Request: JSON-RPC batches are not supported/) },
+        id: null,
+      })
+    }
+    // Not one of the ten projects was made.
+    const client = await mcpClient(web, owner.token)
+    for (const slug of slugs)
+      expect(await call(client, 'check_project_slug_availability', { ownerUsername: owner.username, slug }), slug).toMatchObject({
+        available: true,
+      })
+    await client.close()
+    // The same call alone runs.
+    const one = await post(creates[0], { token: owner.token })
+    expect(one.status).toBe(200)
+    expect(((await one.json()) as { result: { structuredContent: { slug: string } } }).result.structuredContent.slug).toBe('batched-0')
   })
 
   it('mints no session: a call needs no initialize, and any process answers any call', async () => {

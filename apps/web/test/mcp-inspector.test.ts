@@ -3,7 +3,7 @@
  * processes from apps/web's node_modules exactly as a developer checking our server would run them
  * (their own code, not the SDK client the other MCP tests use):
  * - the MCP Inspector CLI (`@modelcontextprotocol/inspector --cli`) with an API key: `tools/list`
- *   names exactly the 23 tools of `@quire/mcp`, and `--strict` finds no error in their schemas;
+ *   names exactly the 23 tools of `@quire/mcp`, and `--strict` finds nothing in their schemas, not even a warning;
  *   `tools/call` runs tools and prints their results; a tool's failure (an `isError` result) is
  *   its tool-error exit; no credential is its `auth_required` exit, with no tool call made;
  * - the MCP conformance suite's `authorization` scenarios against the web app's authorization
@@ -203,7 +203,7 @@ describe('the MCP Inspector CLI against /mcp', { timeout: 60_000 }, () => {
     for (const tool of tools) expect(tool.inputSchema, tool.name).toMatchObject({ type: 'object' })
   })
 
-  it('finds no portability error in the tool schemas with --strict', async () => {
+  it('finds nothing to report in the tool schemas with --strict, not even a warning', async () => {
     const run = await inspector(owner.token, ['--method', 'tools/list', '--strict', '--format', 'json'])
     expect(run.code, printed(run)).toBe(exit.ok)
     const { result, schemaFindings = [] } = JSON.parse(run.stdout) as {
@@ -211,11 +211,11 @@ describe('the MCP Inspector CLI against /mcp', { timeout: 60_000 }, () => {
       schemaFindings?: { toolName: string; findings: { severity: string; schema: string; path: string; issue: string }[] }[]
     }
     expect(result.tools).toHaveLength(23)
-    const findings = schemaFindings.flatMap((entry) => entry.findings.map((finding) => ({ tool: entry.toolName, ...finding })))
-    expect(findings.filter((finding) => finding.severity === 'error')).toEqual([])
-    // Warnings do not fail --strict; they are shown, for whoever reads the run.
-    for (const warning of findings)
-      console.info(`mcp-inspector --strict: ${warning.severity} in ${warning.tool}: ${warning.schema}.${warning.path}: ${warning.issue}`)
+    // Warnings (an untyped schema, a type array) do not fail --strict, but a host may still drop or refuse such a schema.
+    const findings = schemaFindings.flatMap((entry) =>
+      entry.findings.map((finding) => `${finding.severity} in ${entry.toolName}: ${finding.schema}.${finding.path}: ${finding.issue}`),
+    )
+    expect(findings).toEqual([])
   })
 
   it('calls get_current_principal and prints who the key acts for', async () => {

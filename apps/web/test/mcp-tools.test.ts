@@ -18,14 +18,15 @@ let client: Client
 let stranger: Client
 const validators = new Map<string, ValidateFunction>()
 
-/** Calls a tool and checks its structured content against the advertised output schema. */
+/** Calls a tool and checks its structured content against the advertised output schema, and its text block is that content as JSON. */
 async function checked(name: string, args: Record<string, unknown> = {}, as: Client = client) {
   const result = (await as.callTool({ name, arguments: args })) as CallToolResult
   expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy()
   const validate = validators.get(name)
   if (!validate) throw new Error(`no output schema for ${name}`)
   expect(validate(result.structuredContent), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true)
-  expect(textOf(result).length).toBeGreaterThan(0)
+  // MCP: a tool that returns structured content should also return it serialized as JSON in a text block.
+  expect(JSON.parse(textOf(result)), `${name}: the text block`).toEqual(result.structuredContent)
   return result.structuredContent as Record<string, unknown>
 }
 

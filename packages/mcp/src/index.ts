@@ -15,4 +15,4 @@ export { type CompiledTool, inputSchemaOf, type OperationCall, type ToolAnnotati
 export type { ExtraField, FieldSource, ToolSpec } from './tools/define.ts'
 export { hiddenOperations } from './tools/hidden.ts'
 export { CONTENT_WINDOW_BYTES, type ToolName, tools } from './tools/table.ts'
-export { handleHttpRequest, type McpHttpRequest, type McpHttpResponse, serveStdio } from './transports.ts'
+export { handleHttpRequest, type McpHttpRequest, type McpHttpResponse, rpcRefusal, serveStdio } from './transports.ts'

@@ -95,22 +95,11 @@ export function failureResult(failure: Failure): CallToolResult {
   }
 }
 
-/** A success: the structured answer, and a text rendering for hosts that show text only. */
-export function successResult(structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: textOf(structured) }], structuredContent: structured }
-}
-
 /**
- * The text of a success: the document itself where the answer is one (content, a diff), with a
- * line saying what it is; else the answer as JSON.
+ * A success: the structured answer, and the same answer as JSON in a text block, as MCP asks of a
+ * tool that returns structured content (for hosts that read text only). A document or a diff is a
+ * member of that JSON like any other field, never the block's text by itself.
  */
-function textOf(value: Record<string, unknown>): string {
-  if (typeof value.content === 'string' && typeof value.versionNumber === 'number') {
-    const more = value.truncated ? `; more from offset ${String(value.nextOffset)}` : ''
-    return `${String(value.artifactId)} version ${value.versionNumber} (${String(value.type)}, ${String(value.size)} bytes, from byte ${String(value.offset)}${more}):\n\n${value.content}`
-  }
-  if (typeof value.diff === 'string' && typeof value.fromVersion === 'number') {
-    return `Versions ${value.fromVersion} → ${String(value.toVersion)}: +${String(value.additions)} −${String(value.deletions)} lines\n\n${value.diff || '(identical)'}`
-  }
-  return JSON.stringify(value, null, 2)
+export function successResult(structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured }
 }

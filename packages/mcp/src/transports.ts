@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js'
 import { createMcpServer, type McpServerOptions } from './server.ts'
 
 /** One HTTP request as the edge received it: the body already parsed under the edge's size limit. */
@@ -17,14 +18,37 @@ export interface McpHttpResponse {
 }
 
 /**
+ * A refusal in the shape the SDK's Streamable HTTP transport gives its own: a JSON-RPC error with
+ * no id, as JSON. `code` is -32000 where HTTP refuses (an Origin, a method), as the SDK's own
+ * refusals; a JSON-RPC code (`ErrorCode.InvalidRequest`) where the message is refused.
+ */
+export function rpcRefusal(status: number, message: string, code: number = -32000): McpHttpResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }),
+  }
+}
+
+/**
  * Answers one `POST /mcp` with a fresh server and a stateless Streamable HTTP transport (no
  * `Mcp-Session-Id`, JSON responses): nothing survives the request, so any process answers any
  * call and a restart between two calls breaks nothing. A transport never serves a second request
  * (the SDK refuses that). The transport answers 406 (wrong `Accept`), 415 and 400 (unsupported
  * `MCP-Protocol-Version`, a message that is not JSON-RPC). It works on web-standard `Request`s,
  * so the edge keeps its own reply (its headers and hooks) instead of handing the socket over.
+ *
+ * A JSON-RPC batch (an array body) is refused whole with 400 and -32600, as the SDK refuses an
+ * invalid request, before any of its messages runs: batches left MCP in protocol 2025-06-18, and
+ * the SDK would run up to 100 calls on what the edge counts as one request.
  */
 export async function handleHttpRequest(request: McpHttpRequest, options: McpServerOptions): Promise<McpHttpResponse> {
+  if (Array.isArray(request.body))
+    return rpcRefusal(
+      400,
+      'Invalid Request: JSON-RPC batches are not supported (MCP removed them in protocol 2025-06-18): send one message per request.',
+      ErrorCode.InvalidRequest,
+    )
   const server = createMcpServer(options)
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
   const headers = new Headers()

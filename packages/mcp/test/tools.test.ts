@@ -2,6 +2,7 @@ import { type OperationSpec, operations } from '@quire/core'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
+import { undescribedFields } from '../../../tooling/vitest/schema-descriptions.ts'
 import { compiledTools, inputSchemaOf, tools } from '../src/index.ts'
 
 /** The spec's MCP table (SPEC.md "MCP"), with the catch-up tool of issue 18: tool names and input fields, in order. */
@@ -111,6 +112,16 @@ describe('the tool table', () => {
     const reads = compiledTools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name)
     for (const name of ['get_artifact_content', 'diff_artifact_versions', 'list_audit_events', 'resolve_path', 'get_current_principal'])
       expect(reads).toContain(name)
+  })
+
+  it('describes every field of every input and output schema, at any depth', () => {
+    const missing = undescribedFields(
+      compiledTools.flatMap((tool) => [
+        { at: `${tool.name} inputSchema #`, schema: tool.inputSchema },
+        { at: `${tool.name} outputSchema #`, schema: tool.outputSchema },
+      ]),
+    )
+    expect(missing, `fields without a description:\n${missing.join('\n')}`).toEqual([])
   })
 
   it('declares object input and output schemas that compile', () => {

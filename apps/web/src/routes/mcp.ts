@@ -1,5 +1,5 @@
 import { type Caller, identify, type Principal, type Scope } from '@quire/core'
-import { bindingExecutor, handleHttpRequest, toolNamed } from '@quire/mcp'
+import { bindingExecutor, handleHttpRequest, type McpHttpResponse, rpcRefusal, toolNamed } from '@quire/mcp'
 import { callerOf, handleError, type RateLimitSettings, type Runtime, registerRateLimit, sendFailure } from '@quire/server'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 
@@ -47,7 +47,8 @@ function lacks(principal: Principal, scopes: readonly Scope[]): boolean {
  *   revoked, an OAuth token for another audience, a session or a share link) → 401 `invalid_token`;
  *   too many of those from one address → 429;
  * - past the API's request budget of the credential (the same counters as REST when they are shared) → 429;
- * - a `tools/call` (or resource read) whose scopes the credential lacks → 403 `insufficient_scope` naming all of them.
+ * - a `tools/call` (or resource read) whose scopes the credential lacks → 403 `insufficient_scope` naming all of them;
+ * - a JSON-RPC batch → 400, JSON-RPC error -32600, before any of its calls runs (`handleHttpRequest`).
  * `GET` and `DELETE` → 405: there are no sessions and no server-initiated stream.
  */
 export async function registerMcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
@@ -72,7 +73,7 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
     if (origin === undefined) return
     if (!allowedOrigins.has(origin)) {
       if (request.method === 'OPTIONS') return reply.code(403).send()
-      return rpcRefusal(reply, 403, `Forbidden: the Origin ${origin} may not call this server.`)
+      return send(reply, rpcRefusal(403, `Forbidden: the Origin ${origin} may not call this server.`))
     }
     reply.header('access-control-allow-origin', origin)
     reply.header('access-control-expose-headers', corsExposedHeaders)
@@ -118,7 +119,7 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
           onError: (error, tool) => request.log.error({ err: error, tool }, 'mcp: tool call failed'),
         },
       )
-      return reply.code(answer.status).headers(answer.headers).send(answer.body)
+      return send(reply, answer)
     },
   })
 
@@ -127,10 +128,9 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
       method,
       url: '/mcp',
       handler: async (_request, reply) =>
-        rpcRefusal(
+        send(
           reply.header('allow', 'POST, OPTIONS'),
-          405,
-          'Method not allowed: this server is stateless; send JSON-RPC requests with POST.',
+          rpcRefusal(405, 'Method not allowed: this server is stateless; send JSON-RPC requests with POST.'),
         ),
     })
   }
@@ -145,10 +145,7 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
   )
 }
 
-/** A refusal the MCP transport itself would give: a JSON-RPC error with no id. */
-function rpcRefusal(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply
-    .code(status)
-    .type('application/json')
-    .send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }))
+/** Sends an answer of the MCP transport (or a refusal in its shape) as it is. */
+function send(reply: FastifyReply, answer: McpHttpResponse): FastifyReply {
+  return reply.code(answer.status).headers(answer.headers).send(answer.body)
 }

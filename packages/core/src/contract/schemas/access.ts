@@ -35,16 +35,16 @@ export const UpdateAccessBody = Type.Object(
       description: `Replaces the whole allowlist of verified emails that may view a private artifact (at most ${MAX_VIEWER_EMAILS}, no duplicates, compared case-insensitively). Left out: unchanged.`,
     }),
   },
-  { additionalProperties: false, minProperties: 1 },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'The access settings to change, at least one: the switches given change, `viewerEmails` replaces the whole list.',
+  },
 )
 export type UpdateAccessBody = Static<typeof UpdateAccessBody>
 
 /** The three access settings, without the artifact they belong to (a dry run's before and after). */
-export const AccessSwitches = Type.Object({
-  publicView: Type.Boolean(),
-  publicEdit: Type.Boolean(),
-  viewerEmails: Type.Array(Type.String(), { description: 'Lowercase.' }),
-})
+export const AccessSwitches = Type.Pick(ArtifactAccessSettings, ['publicView', 'publicEdit', 'viewerEmails'])
 
 /** What `PATCH …/access?dryRun=true` answers: the settings now, the ones the change would leave, and which fields differ. */
 export const AccessDryRun = Type.Object({

@@ -25,7 +25,11 @@ export const AuditEvent = Type.Object({
     description: 'The workspace the event belongs to (`ws_…`); null for an account-level event.',
   }),
   artifactId: Type.Union([Type.String(), Type.Null()], { description: 'The artifact the event concerns (`art_…`); null when none.' }),
-  data: Type.Record(Type.String(), Type.Unknown(), {
+  // Any members, said plainly: `Type.Record(Type.String(), Type.Unknown())` writes them as
+  // `patternProperties: {"^.*$": {}}`, an empty schema that tool hosts flag as unchecked.
+  data: Type.Unsafe<Record<string, unknown>>({
+    type: 'object',
+    additionalProperties: true,
     description: 'Details that depend on `action`, e.g. the new version number and its SHA-256 for a new version.',
   }),
 })

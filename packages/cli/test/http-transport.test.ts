@@ -66,6 +66,7 @@ describe('nodeHttpFetch', () => {
     const error = await client.call('health', {}).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(QuireNetworkError)
     expect((error as QuireNetworkError).kind).toBe('timeout')
-    expect(performance.now() - started).toBeLessThan(3_000)
+    // The server never answers: without the time limit the call would wait for the test's own.
+    expect(performance.now() - started).toBeLessThan(10_000)
   })
 })

@@ -23,6 +23,13 @@ import { type Finished, finish, spawnTracked } from '../../../tooling/vitest/pro
 
 export { type Finished, finish, freePort }
 
+/**
+ * What "at once" means for a whole CLI process: far below every wait it must not start (a browser
+ * sign-in waits minutes for its person, D-Bus 25 s for a store that does not answer, a request its
+ * time limit), and above what a loaded 2-core machine takes to start Node and run the command.
+ */
+export const AT_ONCE_MS = 15_000
+
 /** Only what a process needs from ours: never a DATABASE_URL or token of the developer. */
 function baseEnv(): Record<string, string> {
   return { PATH: process.env.PATH ?? '', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}), LANG: 'C.UTF-8' }

@@ -206,11 +206,12 @@ describe(`the OpenAPI document says what is sent (${engine})`, () => {
     expect(failure.headers['content-type']).toMatch(/^application\/problem\+json(;|$)/)
   })
 
-  it('documents a route that reads a body with the answers to one it cannot read: too large (413), not JSON (415)', async () => {
+  it('documents what the edge answers before an operation runs: 503 while draining, 413 and 415 for a body it cannot read', async () => {
     for (const id of operationIds) {
-      const responses = operation(id).responses as Node
+      const responses = Object.keys(operation(id).responses as Node)
       const op: OperationSpec = operations[id]
-      if (op.body) expect(Object.keys(responses), id).toEqual(expect.arrayContaining(['413', '415']))
+      expect(responses, id).toContain('503')
+      if (op.body) expect(responses, id).toEqual(expect.arrayContaining(['413', '415']))
     }
     const notJson = await api.request('POST', '/api/workspaces', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -13,8 +13,9 @@ import * as contract from '@quire/core/contract'
  *
  * How a use is recognised: by identity of the schema's `properties` object, not by comparing
  * JSON. Spreading a schema to annotate one use (`{ ...ActorRef, description: 'Who created it.' }`,
- * `Type.Optional(ActorRef)`) keeps that object, so such a use is still the named type with different annotations, while a schema that
- * merely looks alike (a different type with the same fields) is not taken for it.
+ * `Type.Optional(ActorRef)`) keeps that object, so such a use is still the named type with
+ * different annotations, while a schema that merely looks alike (a different type with the same
+ * fields) is not taken for it.
  *
  * How it reaches the document, without touching validation: the route schemas stay as they are
  * (inline, no `$id`, so Ajv compiles each route on its own and never meets a duplicate id). The

@@ -41,7 +41,11 @@ function jsonResponse(schema: unknown): Record<string, unknown> {
 /** Every refusal: problem details, sent as `application/problem+json` (plugins/problem.ts). */
 const problemResponse = { description: 'Problem details (RFC 9457).', content: { [problemMediaType]: { schema: Problem } } }
 
-/** What the edge refuses of any body it is to read, before the operation runs: too large (413), not JSON (415). */
+/**
+ * What the edge answers before any operation runs: 503 to a request arriving while the server
+ * drains (plugins/edge.ts); and, to a body it is to read, too large (413) or not JSON (415).
+ */
+const edgeRefusals = ['service_unavailable'] as const satisfies readonly ErrorCode[]
 const unreadableBody = ['payload_too_large', 'unsupported_media_type'] as const satisfies readonly ErrorCode[]
 
 /** The Fastify (and thus OpenAPI) schema of one row of the operation table. */
@@ -50,7 +54,8 @@ export function routeSchema(id: OperationId, op: OperationSpec): FastifySchema &
   // A dry run answers 200 with its own schema: alone when the write answers 201, else either one.
   if (op.dryRun)
     response[200] = jsonResponse(op.success.status === 200 ? Type.Union([op.success.schema, op.dryRun.schema]) : op.dryRun.schema)
-  for (const code of [...errorsOf(op), ...(op.body ? unreadableBody : [])]) response[httpStatusOf(code)] ??= problemResponse
+  for (const code of [...errorsOf(op), ...edgeRefusals, ...(op.body ? unreadableBody : [])])
+    response[httpStatusOf(code)] ??= problemResponse
   if (op.conditional) response[304] = { type: 'null', description: 'Not modified: your copy (If-None-Match) is current.' }
   // An action with no scope (reading one's own profile) takes any bearer credential of a user.
   const scope = op.action === null ? null : scopeFor(op.action)

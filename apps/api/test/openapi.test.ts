@@ -1,8 +1,8 @@
-import { operationIds, operations } from '@quire/core'
+import { type OperationSpec, operationIds, operations } from '@quire/core'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type SchemaRoot, undescribedFields } from '../../../tooling/vitest/schema-descriptions.ts'
-import { engine, startTestApi, type TestApi } from './helper.ts'
+import { engine, seedArtifact, startTestApi, type TestApi } from './helper.ts'
 
 let api: TestApi
 // biome-ignore lint/suspicious/noExplicitAny: the document is read loosely, checked by expectations
@@ -108,7 +108,7 @@ describe(`the OpenAPI document names its shared schemas (${engine})`, () => {
       description: 'Who created the artifact.',
     })
     // Every error status of every operation is the one problem details response.
-    expect(doc.components.responses.Problem.content['application/json'].schema.$ref).toBe('#/components/schemas/Problem')
+    expect(doc.components.responses.Problem.content['application/problem+json'].schema.$ref).toBe('#/components/schemas/Problem')
     for (const id of operationIds) {
       const responses = operation(id).responses as Record<string, Node>
       for (const [status, response] of Object.entries(responses))
@@ -230,5 +230,73 @@ describe(`the OpenAPI document: catch-up and dry runs (${engine})`, () => {
       const preview = id === 'updateArtifactAccess' ? 'AccessDryRun' : 'VersionDryRun'
       expect(refsIn(entry.responses['200']), id).toContain(`#/components/schemas/${preview}`)
     }
+  })
+})
+
+describe(`the OpenAPI document says what is sent (${engine})`, () => {
+  /** A response object, the shared one it refers to resolved. */
+  const resolved = (response: Node): Node =>
+    typeof response.$ref === 'string' ? doc.components.responses[response.$ref.replace('#/components/responses/', '')] : response
+
+  it('documents every error as application/problem+json and every success as application/json', () => {
+    for (const id of operationIds) {
+      const responses = Object.entries(operation(id).responses as Record<string, Node>)
+      expect(responses.length, id).toBeGreaterThan(1)
+      for (const [status, response] of responses) {
+        const mediaTypes = Object.keys((resolved(response).content as Node | undefined) ?? {})
+        const sent = Number(status) >= 400 ? ['application/problem+json'] : status === '304' ? [] : ['application/json']
+        expect(mediaTypes, `${id} ${status}`).toEqual(sent)
+      }
+    }
+    expect(doc.components.responses.Problem.content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' })
+  })
+
+  it('the media types documented are the ones sent', async () => {
+    const success = await api.request('GET', '/health')
+    expect(success.headers['content-type']).toMatch(/^application\/json(;|$)/)
+    const failure = await api.request('GET', '/api/profile/me')
+    expect(failure.statusCode).toBe(401)
+    expect(failure.headers['content-type']).toMatch(/^application\/problem\+json(;|$)/)
+  })
+
+  it('documents what the edge answers before an operation runs: 503 while draining, 413 and 415 for a body it cannot read', async () => {
+    for (const id of operationIds) {
+      const responses = Object.keys(operation(id).responses as Node)
+      const op: OperationSpec = operations[id]
+      expect(responses, id).toContain('503')
+      if (op.body) expect(responses, id).toEqual(expect.arrayContaining(['413', '415']))
+    }
+    const notJson = await api.request('POST', '/api/workspaces', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'slug=x',
+    })
+    expect(notJson.statusCode).toBe(415)
+  })
+
+  it('marks a request body required exactly where the operation cannot do without one', () => {
+    for (const id of operationIds) {
+      const op: OperationSpec = operations[id]
+      const body = operation(id).requestBody as Node | undefined
+      if (!op.body) expect(body, id).toBeUndefined()
+      else expect(body?.required, id).toBe(!op.bodyOptional)
+    }
+    expect(operation('restoreVersion').requestBody).toMatchObject({ required: false })
+    expect(operation('createShareLink').requestBody).toMatchObject({ required: false })
+    expect(operation('appendVersion').requestBody).toMatchObject({ required: true })
+    // The marker that carried it there is not left in the document.
+    expect(JSON.stringify(doc)).not.toContain('x-quire-')
+  })
+
+  it('and the operations behave as documented: an optional body may be left out, a required one may not', async () => {
+    const { owner, artifact } = await seedArtifact(api)
+    const a = `/api/artifacts/${artifact.id}`
+    const link = await api.request('POST', `${a}/share-links`, { token: owner.token })
+    expect(link.statusCode, link.body).toBe(201)
+    expect(link.json()).toMatchObject({ role: 'viewer' })
+    const restored = await api.request('POST', `${a}/versions/1/restore`, { token: owner.token })
+    expect(restored.statusCode, restored.body).toBe(201)
+    const append = await api.request('POST', `${a}/versions`, { token: owner.token })
+    expect(append.statusCode).toBe(400)
+    expect(append.json()).toMatchObject({ code: 'validation_failed' })
   })
 })

@@ -59,6 +59,8 @@ export interface PreparedRequest {
   readonly url: string
   readonly body?: unknown
   readonly artifact: ArtifactWorld
+  /** Who the request succeeds for: the owner, but for an invitation only its invitee may accept. */
+  readonly principal: PrincipalName
 }
 
 let counter = 0
@@ -197,7 +199,12 @@ const onFreshArtifact = new Set<OperationId>([
   'revokeShareLink',
 ])
 
-/** A request for operation `id`, valid in every respect but authorization, on fresh resources where it changes them. */
+/**
+ * A request for operation `id`, valid in every respect but authorization, on fresh resources where
+ * it changes them: every operation's one example of a call that succeeds (for its `principal`).
+ * The matrix, the scope gates and the fuzzer all start from it; an operation without one fails
+ * each of them, named.
+ */
 export async function prepare(world: World, id: OperationId): Promise<PreparedRequest> {
   const { api, owner, team } = world
   const n = ++counter
@@ -205,11 +212,12 @@ export async function prepare(world: World, id: OperationId): Promise<PreparedRe
   const ns = team.slug
   const a = `/api/artifacts/${artifact.artifactId}`
   const ws = `/api/workspaces/${team.id}`
-  const at = (method: string, url: string, body?: unknown): PreparedRequest => ({
+  const at = (method: string, url: string, body?: unknown, principal: PrincipalName = 'owner'): PreparedRequest => ({
     method,
     url,
     ...(body === undefined ? {} : { body }),
     artifact,
+    principal,
   })
   switch (id) {
     case 'health':
@@ -256,7 +264,7 @@ export async function prepare(world: World, id: OperationId): Promise<PreparedRe
       const invitation = await api.call('POST', `/api/workspaces/${side.id}/invitations`, owner.token, {
         email: world.users.invitee.email,
       })
-      return at('POST', `/api/workspace-invitations/${invitation.id}/accept`)
+      return at('POST', `/api/workspace-invitations/${invitation.id}/accept`, undefined, 'invitee')
     }
     case 'listWorkspaceAuditEvents':
       return at('GET', `${ws}/audit-events`)
@@ -316,6 +324,8 @@ export async function prepare(world: World, id: OperationId): Promise<PreparedRe
     case 'listAuditEvents':
       return at('GET', `/api/audit-events?artifactId=${artifact.artifactId}`)
   }
+  // Reached only by an operation added to the table without a case above (typecheck says so too).
+  throw new Error(`${id as string}: no example request; add one to prepare() in apps/api/test/operation-world.ts`)
 }
 
 /** `'200'`, or a status and the problem's code: `'404 not_found'`. */

@@ -109,6 +109,16 @@ export interface ArbitraryOptions {
   readonly clean?: boolean
   /** Values to prefer for a property of this name, at any depth (real ids and names of the test's world). */
   readonly overrides?: Readonly<Record<string, fc.Arbitrary<unknown>>>
+  /** Integers also at their bounds and just past them (`maximum` 2147483647, then 2147483648). */
+  readonly boundaries?: boolean
+}
+
+/** An integer's bounds and the values just past them. */
+export function integerBoundaries(schema: Pick<Schema, 'minimum' | 'maximum'>): number[] {
+  return [
+    ...(schema.minimum === undefined ? [] : [schema.minimum - 1, schema.minimum]),
+    ...(schema.maximum === undefined ? [] : [schema.maximum, schema.maximum + 1]),
+  ]
 }
 
 /**
@@ -136,8 +146,11 @@ export function arbitraryFor(schema: Schema, options: ArbitraryOptions = {}): fc
     }
     case 'array':
       return fc.array(arbitraryFor(schema.items ?? {}, options), { maxLength: Math.min(schema.maxItems ?? 5, 5) })
-    case 'integer':
-      return fc.integer({ min: schema.minimum ?? -1000, max: Math.min(schema.maximum ?? 1000, 1000) })
+    case 'integer': {
+      const inRange = fc.integer({ min: schema.minimum ?? -1000, max: Math.min(schema.maximum ?? 1000, 1000) })
+      const edges = options.boundaries ? integerBoundaries(schema) : []
+      return edges.length === 0 ? inRange : fc.oneof({ weight: 2, arbitrary: inRange }, { weight: 1, arbitrary: fc.constantFrom(...edges) })
+    }
     case 'number':
       return fc.double({ noNaN: true })
     case 'boolean':

@@ -13,9 +13,9 @@ import * as contract from '@quire/core/contract'
  *
  * How a use is recognised: by identity of the schema's `properties` object, not by comparing
  * JSON. Spreading a schema to annotate one use (`{ ...ActorRef, description: 'Who created it.' }`,
- * `Type.Optional(ActorRef)`, the Problem with a response description in `routeSchema`) keeps that
- * object, so such a use is still the named type with different annotations, while a schema that
- * merely looks alike (a different type with the same fields) is not taken for it.
+ * `Type.Optional(ActorRef)`) keeps that object, so such a use is still the named type with
+ * different annotations, while a schema that merely looks alike (a different type with the same
+ * fields) is not taken for it.
  *
  * How it reaches the document, without touching validation: the route schemas stay as they are
  * (inline, no `$id`, so Ajv compiles each route on its own and never meets a duplicate id). The
@@ -58,6 +58,13 @@ const subschemaKeywords = new Set([
 const schemaMapKeywords = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'])
 /** Keywords that describe a use without changing what it accepts: a use may differ from its named schema in these. */
 const annotationKeywords = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment'])
+
+/**
+ * Set on a route schema whose body may be left out. @fastify/swagger documents every body as
+ * required (Fastify needs one for a body schema; ours are made `{}` before validation when
+ * omitted): `finishDocument` says `required: false` for the operations marked so, and drops the mark.
+ */
+export const optionalBody = 'x-quire-optional-body'
 
 /** Set on a `{ allOf: [{ $ref }], ...annotations }` wrapper that `finishDocument` writes as `{ $ref, ...annotations }`. */
 const annotatedRef = 'x-quire-annotated-ref'
@@ -141,20 +148,33 @@ export class ContractComponents {
     if (isSchema(schema.body)) documented.body = this.refer(schema.body)
     if (isSchema(schema.response))
       documented.response = Object.fromEntries(
-        Object.entries(schema.response).map(([status, response]) => [status, isSchema(response) ? this.refer(response) : response]),
+        Object.entries(schema.response).map(([status, response]) => [
+          status,
+          isSchema(response) ? this.#referResponse(response) : response,
+        ]),
       )
     return documented
   }
 
+  /** A response schema, or a response that names its media types (`{ description, content: { type: { schema } } }`). */
+  #referResponse(response: Schema): unknown {
+    if (!isSchema(response.content)) return this.refer(response)
+    const content = Object.entries(response.content).map(([type, media]) => [
+      type,
+      isSchema(media) && isSchema(media.schema) ? { ...media, schema: this.refer(media.schema) } : media,
+    ])
+    return { ...response, content: Object.fromEntries(content) }
+  }
+
   /**
    * The generated document, tidied: annotated references written as `$ref` with their
-   * annotations beside it, the error answer (the same problem details at every error status of
-   * every operation) named once under `components.responses`, and only the named schemas that
-   * something refers to (sorted by name).
+   * annotations beside it, the bodies that may be left out documented as optional, the error
+   * answer (the same problem details at every error status of every operation) named once under
+   * `components.responses`, and only the named schemas that something refers to (sorted by name).
    */
   finishDocument<T extends Schema>(document: T): T {
     const collapsed = collapseAnnotatedRefs(document) as T
-    const { paths, responses } = shareProblemResponse(collapsed.paths)
+    const { paths, responses } = shareProblemResponse(markOptionalBodies(collapsed.paths))
     const finished: T = { ...collapsed, paths }
     const components = isSchema(finished.components) ? finished.components : {}
     const schemas = isSchema(components.schemas) ? components.schemas : {}
@@ -198,6 +218,22 @@ function isProblemResponse(response: unknown): boolean {
   if (!isSchema(response) || !isSchema(response.content)) return false
   const media = Object.values(response.content)
   return media.length > 0 && media.every((m) => isSchema(m) && isSchema(m.schema) && m.schema.$ref === problemRef)
+}
+
+/** Each operation marked with `optionalBody`: its request body documented as optional, the mark gone. */
+function markOptionalBodies(paths: unknown): unknown {
+  if (!isSchema(paths)) return paths
+  const unmark = (op: unknown) => {
+    if (!isSchema(op) || !(optionalBody in op)) return op
+    const { [optionalBody]: optional, ...rest } = op
+    return optional === true && isSchema(rest.requestBody) ? { ...rest, requestBody: { ...rest.requestBody, required: false } } : rest
+  }
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      isSchema(item) ? Object.fromEntries(Object.entries(item).map(([method, op]) => [method, unmark(op)])) : item,
+    ]),
+  )
 }
 
 /**

@@ -75,6 +75,9 @@ function challenge(failure: Failure, metadataUrl: string | null): string | null 
   }
 }
 
+/** The media type of every refusal (RFC 9457); the OpenAPI document names it for every error status. */
+export const problemMediaType = 'application/problem+json'
+
 /** Sends a failure as `application/problem+json`, with the RFC 6750 challenge where one applies. */
 export function sendFailure(reply: FastifyReply, failure: Failure): FastifyReply {
   // The reason stays here: the caller's answer is the same whatever it is.
@@ -88,7 +91,7 @@ export function sendFailure(reply: FastifyReply, failure: Failure): FastifyReply
     reply.header('retry-after', String(failure.meta.retryAfter))
   return reply
     .code(httpStatusOf(failure.code))
-    .type('application/problem+json; charset=utf-8')
+    .type(`${problemMediaType}; charset=utf-8`)
     .serializer(JSON.stringify)
     .send(problemBody(failure, reply.request.id))
 }

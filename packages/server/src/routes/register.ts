@@ -3,6 +3,7 @@ import {
   type Binding,
   bindings,
   type ContentIdentity,
+  type ErrorCode,
   errorsOf,
   IdempotencyKey,
   type OperationId,
@@ -18,7 +19,8 @@ import { Type } from 'typebox'
 import type { Runtime } from '../container.ts'
 import { callerOf } from '../plugins/caller.ts'
 import { applyContentCaching, type CachedContent } from '../plugins/content-caching.ts'
-import { httpStatusOf, sendFailure } from '../plugins/problem.ts'
+import { optionalBody } from '../plugins/openapi-components.ts'
+import { httpStatusOf, problemMediaType, sendFailure } from '../plugins/problem.ts'
 
 /**
  * REST over the operation table and the binding table: one route per row, calling the row's
@@ -32,12 +34,29 @@ const NoQuery = Type.Object({}, { additionalProperties: false })
 
 const IdempotencyHeaders = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) })
 
+/** A JSON answer with this schema, as OpenAPI documents it (Fastify reads the same `content` map). */
+function jsonResponse(schema: unknown): Record<string, unknown> {
+  return { content: { 'application/json': { schema } } }
+}
+
+/** Every refusal: problem details, sent as `application/problem+json` (plugins/problem.ts). */
+const problemResponse = { description: 'Problem details (RFC 9457).', content: { [problemMediaType]: { schema: Problem } } }
+
+/**
+ * What the edge answers before any operation runs: 503 to a request arriving while the server
+ * drains (plugins/edge.ts); and, to a body it is to read, too large (413) or not JSON (415).
+ */
+const edgeRefusals = ['service_unavailable'] as const satisfies readonly ErrorCode[]
+const unreadableBody = ['payload_too_large', 'unsupported_media_type'] as const satisfies readonly ErrorCode[]
+
 /** The Fastify (and thus OpenAPI) schema of one row of the operation table. */
 export function routeSchema(id: OperationId, op: OperationSpec): FastifySchema & Record<string, unknown> {
-  const response: Record<string, unknown> = { [op.success.status]: op.success.schema }
+  const response: Record<string, unknown> = { [op.success.status]: jsonResponse(op.success.schema) }
   // A dry run answers 200 with its own schema: alone when the write answers 201, else either one.
-  if (op.dryRun) response[200] = op.success.status === 200 ? Type.Union([op.success.schema, op.dryRun.schema]) : op.dryRun.schema
-  for (const code of errorsOf(op)) response[httpStatusOf(code)] ??= { ...Problem, description: 'Problem details (RFC 9457).' }
+  if (op.dryRun)
+    response[200] = jsonResponse(op.success.status === 200 ? Type.Union([op.success.schema, op.dryRun.schema]) : op.dryRun.schema)
+  for (const code of [...errorsOf(op), ...edgeRefusals, ...(op.body ? unreadableBody : [])])
+    response[httpStatusOf(code)] ??= problemResponse
   if (op.conditional) response[304] = { type: 'null', description: 'Not modified: your copy (If-None-Match) is current.' }
   // An action with no scope (reading one's own profile) takes any bearer credential of a user.
   const scope = op.action === null ? null : scopeFor(op.action)
@@ -51,6 +70,8 @@ export function routeSchema(id: OperationId, op: OperationSpec): FastifySchema &
     ...(op.params ? { params: op.params } : {}),
     querystring: op.query ?? NoQuery,
     ...(op.body ? { body: op.body } : {}),
+    // @fastify/swagger marks every body required; the document says which may be left out (see preValidation below).
+    ...(op.bodyOptional ? { [optionalBody]: true } : {}),
     ...(op.idempotencyKey ? { headers: IdempotencyHeaders } : {}),
     response,
     security,

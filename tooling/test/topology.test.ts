@@ -11,8 +11,9 @@
 import { freshTestDatabase, type TestDatabase } from '@quire/storage/testing'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { Browser, consentFields, locationOf, mcpAnswer, pkce, signIn } from '../topology/http-client.ts'
-import { startTopology, type Topology } from '../topology/topology.ts'
+import { startTopology, startTopologyWaits, type Topology } from '../topology/topology.ts'
 import { processAlive } from '../vitest/processes.ts'
+import { timeoutFor } from '../vitest/waits.ts'
 import '../vitest/test-database.ts'
 
 const redirectUri = 'http://127.0.0.1:4567/callback'
@@ -113,11 +114,11 @@ describe('the scale-out topology (HAProxy, 2 API, 2 web, PgBouncer, Redis)', () 
     database = await freshTestDatabase(inject('testRun'), 'postgres', { poolSize: 2, empty: true })
     // High limits here: the writers below would spend a normal budget; the limit has its own run.
     top = await startTopology({ databaseUrl: database.url as string, idp: true, redisDb: 7, env: { RATE_LIMIT_MAX: '1000000' } })
-  }, 90_000)
+  }, timeoutFor(startTopologyWaits))
   afterAll(async () => {
     await top?.stop()
     await database?.close()
-  })
+  }, timeoutFor(1))
 
   it('migrated the empty database once, through PgBouncer, with four processes starting at once, and left no lock held', async () => {
     const migrations = await database.query<{ n: number }>('SELECT count(*)::int AS n FROM kysely_migration', [])
@@ -221,7 +222,7 @@ describe('the scale-out topology (HAProxy, 2 API, 2 web, PgBouncer, Redis)', () 
     expect(versions.map((v) => v.number)).toEqual([1, 2])
   })
 
-  it('keeps every acknowledged write when one API process is killed -9 under load', async () => {
+  it('keeps every acknowledged write when one API process is killed -9 under load', { timeout: timeoutFor(1) }, async () => {
     const writers = 20
     const ids: string[] = []
     for (let i = 0; i < writers; i++) {
@@ -281,7 +282,7 @@ describe('the scale-out topology (HAProxy, 2 API, 2 web, PgBouncer, Redis)', () 
     const one = await api(top, person.apiToken, 'GET', `/api/artifacts/${ids[0]}`)
     expect(one.status).toBe(200)
     expect(one.servedBy).toBe('api_2')
-  }, 40_000)
+  })
 })
 
 describe('one rate limit across every process', () => {
@@ -293,11 +294,11 @@ describe('one rate limit across every process', () => {
     // An empty database: the four processes start at once and migrate it through PgBouncer.
     database = await freshTestDatabase(inject('testRun'), 'postgres', { poolSize: 2, empty: true })
     top = await startTopology({ databaseUrl: database.url as string, redisDb: 8, env: { RATE_LIMIT_MAX: String(max) } })
-  }, 90_000)
+  }, timeoutFor(startTopologyWaits))
   afterAll(async () => {
     await top?.stop()
     await database?.close()
-  })
+  }, timeoutFor(1))
 
   it(`refuses the API's requests after ${max} in total, spread over both processes, not 2 × ${max}`, async () => {
     const answers: { status: number; servedBy: string | null }[] = []
@@ -329,7 +330,7 @@ describe('one rate limit across every process', () => {
     expect(new Set(statuses.slice(120).map((s) => s.servedBy))).toEqual(new Set(['web_1', 'web_2']))
   })
 
-  it('stops every process it started, HAProxy and PgBouncer included', async () => {
+  it('stops every process it started, HAProxy and PgBouncer included', { timeout: timeoutFor(1) }, async () => {
     const pids = Object.entries(top.pids)
     expect(pids.map(([name]) => name).sort()).toEqual(['api_1', 'api_2', 'haproxy', 'pgbouncer', 'web_1', 'web_2'])
     expect(pids.filter(([, pid]) => !processAlive(pid))).toEqual([])

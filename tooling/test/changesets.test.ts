@@ -4,15 +4,22 @@
  * that follows from the config and the `workspace:^` ranges, computed by changesets itself on a
  * scratch copy of the workspace's manifests.
  */
-import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type Manifest, publishedPackages } from '../scripts/check-packages.ts'
+import { finish, spawnTracked } from '../vitest/processes.ts'
+import { timeoutFor } from '../vitest/waits.ts'
 
-const run = promisify(execFile)
+/** Runs a command in `cwd` to its end (one wait: tooling/vitest/waits.ts); fails, with its output, unless it succeeds. */
+async function run(command: string, args: readonly string[], cwd: string): Promise<void> {
+  const done = await finish(spawnTracked(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] }))
+  if (done.code !== 0) throw new Error(`${[command, ...args].join(' ')} exited ${done.code}:\n${done.stdout}${done.stderr}`)
+}
+
+/** The waits of a release plan: git init, add and commit, then changeset status. */
+const releasePlanTimeout = timeoutFor(4)
 const root = resolve(import.meta.dirname, '../..')
 const published = publishedPackages(root)
 const publishedNames = published.map((p) => p.manifest.name)
@@ -75,12 +82,11 @@ async function releasePlan(name: string, changesets: Record<string, string>): Pr
     )
   }
   // changesets reads the base branch from git: a repository of its own, one commit.
-  const git = (...args: string[]) =>
-    run('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], { cwd: dir, timeout: 30_000 })
+  const git = (...args: string[]) => run('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', ...args], dir)
   await git('init', '-q', '-b', 'main')
   await git('add', '-A')
   await git('commit', '-q', '-m', 'scratch')
-  await run(join(root, 'node_modules/.bin/changeset'), ['status', '--output', 'plan.json'], { cwd: dir, timeout: 60_000 })
+  await run(join(root, 'node_modules/.bin/changeset'), ['status', '--output', 'plan.json'], dir)
   const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as {
     releases: { name: string; type: string; newVersion: string }[]
   }
@@ -131,7 +137,9 @@ describe('changesets', () => {
     }
   })
 
-  it('releases a minor of the client alone, and a patch of the MCP package when its range is left', async () => {
+  it('releases a minor of the client alone, and a patch of the MCP package when its range is left', {
+    timeout: releasePlanTimeout,
+  }, async () => {
     const plan = await releasePlan('client-minor', { 'client.md': '---\n"@quire/client": minor\n---\n\nA client change.\n' })
     // Before 1.0, ^0.x.y holds patches only: a minor leaves it, and the MCP package moves with a patch.
     const leavesRange = versionOf('@quire/client').startsWith('0.')
@@ -141,7 +149,7 @@ describe('changesets', () => {
     })
   })
 
-  it('releases a patch of core alone: every dependent range still holds it', async () => {
+  it('releases a patch of core alone: every dependent range still holds it', { timeout: releasePlanTimeout }, async () => {
     const plan = await releasePlan('core-patch', { 'core.md': '---\n"@quire/core": patch\n---\n\nA core fix.\n' })
     expect(plan).toEqual({ '@quire/core': `patch ${bumped(versionOf('@quire/core'), 'patch')}` })
   })

@@ -7,10 +7,14 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { checkPackage, importedPackages } from '../scripts/check-packages.ts'
+import { timeoutFor } from '../vitest/waits.ts'
 
 const root = resolve(import.meta.dirname, '../..')
 const scratch = mkdtempSync(join(tmpdir(), 'quire-check-packages-test-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+/** A check runs three commands (pnpm pack, tar, attw), each within a wait's budget (tooling/vitest/waits.ts). */
+const checkTimeout = timeoutFor(3)
 
 const goodManifest = {
   name: 'fixture-good',
@@ -53,7 +57,7 @@ describe('the published-package check', () => {
     expect([...importedPackages(text)].sort()).toEqual(['@scope/pkg', 'lazy', 'side-effect', 'type-only', 'typebox'])
   })
 
-  it('passes a package that is ready to publish (publint, attw, manifest, imports)', async () => {
+  it('passes a package that is ready to publish (publint, attw, manifest, imports)', { timeout: checkTimeout }, async () => {
     fixture('packages/good', goodManifest, {
       'dist/index.js': "import { Type } from 'typebox'\nexport const schema = Type.String()\n",
       'dist/index.d.ts': 'export declare const schema: { type: "string" };\n',
@@ -61,14 +65,17 @@ describe('the published-package check', () => {
     })
     copyFileSync(join(root, 'packages/core/LICENSE'), join(scratch, 'packages/good/LICENSE'))
     expect(await checkPackage({ dir: 'packages/good', manifest: goodManifest }, join(scratch, 'out-good'), scratch)).toEqual([])
-  }, 60_000)
+  })
 
-  it('refuses published exports that drifted from the workspace exports', async () => {
+  it('refuses published exports that drifted from the workspace exports', { timeout: checkTimeout }, async () => {
     const manifest = {
       ...goodManifest,
       name: 'fixture-drift',
       repository: { ...goodManifest.repository, directory: 'packages/drift' },
-      exports: { ...goodManifest.exports, './extra': { source: './src/extra.ts', types: './dist/index.d.ts', import: './dist/index.js' } },
+      exports: {
+        ...goodManifest.exports,
+        './extra': { source: './src/extra.ts', types: './dist/index.d.ts', import: './dist/index.js' },
+      },
       publishConfig: { access: 'public', exports: { '.': { import: './dist/index.js', types: './dist/index.d.ts' } } },
     }
     fixture('packages/drift', manifest, {
@@ -80,9 +87,9 @@ describe('the published-package check', () => {
     const problems = await checkPackage({ dir: 'packages/drift', manifest }, join(scratch, 'out-drift'), scratch)
     expect(problems).toContain('publishConfig.exports["."] differs from exports["."] without "source"')
     expect(problems).toContain('exports["./extra"] is not published (add it to publishConfig.exports)')
-  }, 60_000)
+  })
 
-  it('names every fault of a broken package', async () => {
+  it('names every fault of a broken package', { timeout: checkTimeout }, async () => {
     const manifest = {
       ...goodManifest,
       name: 'fixture-bad',
@@ -115,5 +122,5 @@ describe('the published-package check', () => {
       /^attw: /,
     ]
     for (const pattern of expected) expect(problems, String(pattern)).toContainEqual(expect.stringMatching(pattern))
-  }, 60_000)
+  })
 })

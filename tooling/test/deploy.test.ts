@@ -17,8 +17,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { writePgbouncerConfig } from '../topology/pgbouncer.ts'
 import { findProgram } from '../topology/topology.ts'
 import { freePort } from '../vitest/free-port.ts'
-import { killAllNodeProcesses, spawnNode, spawnProcess, untilHealthy, untilListening } from '../vitest/node-process.ts'
+import { killAllNodeProcesses, spawnNode, spawnProcess } from '../vitest/node-process.ts'
 import { finish, spawnTracked } from '../vitest/processes.ts'
+import { timeoutFor, untilExit, untilHealthy, untilListening } from '../vitest/waits.ts'
 
 const repo = resolve(import.meta.dirname, '../..')
 const deployScript = join(repo, 'tooling/scripts/deploy-app.sh')
@@ -43,15 +44,14 @@ function pnpmDir(): string {
   throw new Error('pnpm is not on PATH: run `eval "$(tooling/bootstrap.sh --env)"` first.')
 }
 
-/** Runs the deploy script for `app` into `target`; resolves with how long it took. */
+/** Runs the deploy script for `app` into `target` (one wait); resolves with how long it took. */
 async function deploy(app: App, target: string): Promise<number> {
-  const started = performance.now()
   const child = spawnTracked('sh', [deployScript, app, target], {
     cwd: repo,
     env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${pnpmDir()}${delimiter}${process.env.PATH ?? ''}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const ran = await finish(child, started, { timeoutMs: 120_000 })
+  const ran = await finish(child)
   if (ran.code !== 0) throw new Error(`deploy-app.sh ${app} failed (exit ${ran.code}):\n${ran.stdout}${ran.stderr}`)
   return ran.ms
 }
@@ -142,12 +142,10 @@ const pgUrl = () => {
   return database.url
 }
 
-/** A command of a deployed folder (plain node, cwd the folder), run to its end within 30 s. */
+/** A command of a deployed folder (plain node, cwd the folder), run to its end (one wait). */
 async function runToEnd(script: string, env: Record<string, string>, cwd: string, args: readonly string[] = []) {
   const command = spawnNode(script, env, { cwd, source: false, args })
-  const timer = setTimeout(() => void command.kill(), 30_000)
-  const outcome = await command.exited
-  clearTimeout(timer)
+  const outcome = await untilExit(command)
   return { outcome, output: command.output(), stdout: command.stdout() }
 }
 
@@ -160,7 +158,8 @@ async function json(res: Response): Promise<Record<string, unknown>> {
   }
 }
 
-describe('deployed folders, run from outside the repository', { timeout: 180_000 }, () => {
+// Waits of the longest test: the deploy, two migrations, the start, a token, the stop.
+describe('deployed folders, run from outside the repository', { timeout: timeoutFor(6) }, () => {
   it('the scratch directory is outside the repository', () => {
     expect(inside(repo, realpathSync(scratch))).toBe(false)
   })
@@ -187,7 +186,7 @@ describe('deployed folders, run from outside the repository', { timeout: 180_000
     const env = { DATABASE_URL: pgUrl(), API_HOST: '127.0.0.1', API_PORT: String(port), NODE_ENV: 'production' }
     const api = spawnNode(join(dir, 'dist/main.js'), env, { cwd: dir, source: false })
     const base = `http://127.0.0.1:${port}`
-    await untilHealthy(api, [`${base}/health`], 60_000)
+    await untilHealthy(api, [`${base}/health`])
 
     const admin = await runToEnd(join(dir, 'dist/admin.js'), { DATABASE_URL: pgUrl() }, dir, ['token', '--email', 'deploy@example.com'])
     expect(admin.outcome, admin.output).toEqual({ code: 0, signal: null })
@@ -222,8 +221,7 @@ describe('deployed folders, run from outside the repository', { timeout: 180_000
     expect(read.status).toBe(200)
     expect(await read.text()).toContain('# From the deployed folder')
 
-    await api.stop(15_000)
-    expect(await api.exited, api.output()).toEqual({ code: 0, signal: null })
+    expect(await api.stop(), api.output()).toEqual({ code: 0, signal: null })
   })
 
   it('web: in production, serves the home page and its stylesheet, stops on SIGTERM with 0', async () => {
@@ -246,7 +244,7 @@ describe('deployed folders, run from outside the repository', { timeout: 180_000
       { cwd: dir, source: false },
     )
     const base = `http://127.0.0.1:${port}`
-    await untilHealthy(web, [`${base}/health`], 60_000)
+    await untilHealthy(web, [`${base}/health`])
     const home = await fetch(`${base}/`)
     expect(home.status).toBe(200)
     const html = await home.text()
@@ -261,8 +259,7 @@ describe('deployed folders, run from outside the repository', { timeout: 180_000
     expect(text.length).toBeGreaterThan(1000)
     expect(text).toContain('.hljs')
 
-    await web.stop(15_000)
-    expect(await web.exited, web.output()).toEqual({ code: 0, signal: null })
+    expect(await web.stop(), web.output()).toEqual({ code: 0, signal: null })
   })
 
   it('web: outside production, the bundled development sign-in provider answers from the deployed folder', async () => {
@@ -276,12 +273,11 @@ describe('deployed folders, run from outside the repository', { timeout: 180_000
       { DATABASE_URL: pgUrl(), WEB_HOST: '127.0.0.1', WEB_PORT: String(port), WEB_URL: base, QUIRE_DATA_DIR: join(scratch, 'web-data') },
       { cwd: dir, source: false },
     )
-    await untilHealthy(web, [`${base}/health`], 60_000)
+    await untilHealthy(web, [`${base}/health`])
     const discovery = await fetch(`${base}/dev-oidc/.well-known/openid-configuration`)
     expect(discovery.status).toBe(200)
     expect((await json(discovery)).issuer).toBe(`${base}/dev-oidc`)
-    await web.stop(15_000)
-    expect(await web.exited, web.output()).toEqual({ code: 0, signal: null })
+    expect(await web.stop(), web.output()).toEqual({ code: 0, signal: null })
   })
 })
 
@@ -319,18 +315,18 @@ describe('compose.yaml and its HAProxy configuration', () => {
     expect(compose).toMatch(new RegExp(`haproxy:[\\s\\S]*ipv4_address: ${trusted?.replaceAll('.', '\\.')}`))
   })
 
-  it('HAProxy accepts the configuration (haproxy -c), where HAProxy is installed', async (context) => {
+  it('HAProxy accepts the configuration (haproxy -c), where HAProxy is installed', { timeout: timeoutFor(1) }, async (context) => {
     const haproxy = findProgram('haproxy')
     if (!haproxy) return context.skip('haproxy is not installed (tooling/scripts/test-prerequisites.sh installs it)')
     const child = spawnTracked(haproxy, ['-c', '-f', join(repo, 'tooling/deploy/haproxy.cfg')], { stdio: ['ignore', 'pipe', 'pipe'] })
-    const result = await finish(child, performance.now(), { timeoutMs: 20_000 })
+    const result = await finish(child)
     const output = result.stdout + result.stderr
     expect(result.code, output).toBe(0)
     expect(output).toContain('Configuration file is valid')
   })
 })
 
-describe('the PgBouncer configuration of compose.yaml', { timeout: 60_000 }, () => {
+describe('the PgBouncer configuration of compose.yaml', { timeout: timeoutFor(1) }, () => {
   it('no session advisory lock outlives its transaction (the migrator locks and unlocks in different ones)', async (context) => {
     const pgbouncer = findProgram('pgbouncer')
     if (!pgbouncer) return context.skip('pgbouncer is not installed (tooling/scripts/test-prerequisites.sh installs it)')
@@ -349,7 +345,7 @@ describe('the PgBouncer configuration of compose.yaml', { timeout: 60_000 }, () 
     const a = await openDatabase({ kind: 'postgres', url, poolSize: 1, preparedStatements: false })
     const b = await openDatabase({ kind: 'postgres', url, poolSize: 1, preparedStatements: false })
     try {
-      await untilListening(port, bouncer, 'PgBouncer')
+      await untilListening(bouncer, port)
       // A locks (one transaction); B then holds that same backend in a transaction of its own, so
       // A's unlock (its next transaction) lands on another backend: as the migrator does, unlucky.
       const [locked] = await a.query<{ pid: number }>('SELECT pg_advisory_lock(4242), pg_backend_pid() AS pid', [])

@@ -4,11 +4,12 @@
  * runs the built CLI with the Node that installed it even when the `node` first on PATH is another
  * one (a stand-in that fails, as Node 20 would for a CLI needing 22).
  */
-import { spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { finish, spawnTracked } from '../vitest/processes.ts'
+import { timeoutFor } from '../vitest/waits.ts'
 
 const root = resolve(import.meta.dirname, '../..')
 const script = join(root, 'tooling/scripts/install-cli.sh')
@@ -34,48 +35,50 @@ beforeAll(() => {
   chmodSync(join(oldNodeDir, 'node'), 0o755)
 })
 
-function run(command: string, args: readonly string[], env: Record<string, string>) {
-  const result = spawnSync(command, args, { env: { HOME: scratch, ...env }, encoding: 'utf8', timeout: 60_000 })
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr, output: `${result.stdout}${result.stderr}` }
+/** Runs a command to its end (one wait: tooling/vitest/waits.ts). */
+async function run(command: string, args: readonly string[], env: Record<string, string>) {
+  const result = await finish(spawnTracked(command, args, { env: { HOME: scratch, ...env }, stdio: ['pipe', 'pipe', 'pipe'] }))
+  return { code: result.code, stdout: result.stdout, stderr: result.stderr, output: `${result.stdout}${result.stderr}` }
 }
 
-describe('install-cli', () => {
-  it('writes a shim that runs the built CLI on the installing Node, whatever node PATH finds', () => {
+// A test here runs at most four commands, each one wait.
+describe('install-cli', { timeout: timeoutFor(4) }, () => {
+  it('writes a shim that runs the built CLI on the installing Node, whatever node PATH finds', async () => {
     const prefix = join(scratch, "pre fix's")
-    const installed = run('sh', [script, '--prefix', prefix], { PATH: `${rightNodeDir}:${systemPath}` })
+    const installed = await run('sh', [script, '--prefix', prefix], { PATH: `${rightNodeDir}:${systemPath}` })
     expect(installed.code, installed.output).toBe(0)
     const shim = join(prefix, 'bin/quire')
     expect(installed.stdout).toContain(`Installed ${shim}`)
     expect(installed.stdout).toContain(`${join(prefix, 'bin')} is not on your PATH`)
 
     const onWrongPath = { PATH: `${wrongNodeDir}:${systemPath}` }
-    const version = run(shim, ['--version'], onWrongPath)
+    const version = await run(shim, ['--version'], onWrongPath)
     expect(version, version.output).toMatchObject({ code: 0, stdout: `${cliVersion}\n` })
     // The rest of the CLI (parser, command modules, compile cache) loads and answers too.
-    const help = run(shim, ['--help'], onWrongPath)
+    const help = await run(shim, ['--help'], onWrongPath)
     expect(help.code, help.output).toBe(0)
     expect(help.stdout).toMatch(/quire/)
     expect(help.stderr).not.toContain('the wrong node ran')
   })
 
-  it('says when the directory is on PATH, takes PREFIX from the environment, and replaces its own shim', () => {
+  it('says when the directory is on PATH, takes PREFIX from the environment, and replaces its own shim', async () => {
     const prefix = join(scratch, 'env-prefix')
     const bindir = join(prefix, 'bin')
     for (let round = 0; round < 2; round++) {
-      const installed = run('sh', [script], { PATH: `${bindir}:${rightNodeDir}:${systemPath}`, PREFIX: prefix })
+      const installed = await run('sh', [script], { PATH: `${bindir}:${rightNodeDir}:${systemPath}`, PREFIX: prefix })
       expect(installed.code, installed.output).toBe(0)
       expect(installed.stdout).toContain(`${bindir} is on your PATH`)
     }
-    const version = run('quire', ['--version'], { PATH: `${bindir}:${wrongNodeDir}:${systemPath}` })
+    const version = await run('quire', ['--version'], { PATH: `${bindir}:${wrongNodeDir}:${systemPath}` })
     expect(version, version.output).toMatchObject({ code: 0, stdout: `${cliVersion}\n` })
   })
 
-  it('refuses a Node older than 22 and an unknown argument, and writes nothing', () => {
+  it('refuses a Node older than 22 and an unknown argument, and writes nothing', async () => {
     const prefix = join(scratch, 'refused')
-    const oldNode = run('sh', [script, '--prefix', prefix], { PATH: `${oldNodeDir}:${systemPath}` })
+    const oldNode = await run('sh', [script, '--prefix', prefix], { PATH: `${oldNodeDir}:${systemPath}` })
     expect(oldNode.code, oldNode.output).toBe(1)
     expect(oldNode.stderr).toContain('is Node v20.19.0; quire needs 22 or later: run `tooling/bootstrap.sh install-cli`')
-    const unknown = run('sh', [script, '--prefx', prefix], { PATH: `${rightNodeDir}:${systemPath}` })
+    const unknown = await run('sh', [script, '--prefx', prefix], { PATH: `${rightNodeDir}:${systemPath}` })
     expect(unknown.code, unknown.output).toBe(2)
     expect(unknown.stderr).toContain('unknown argument --prefx')
     expect(existsSync(prefix)).toBe(false)

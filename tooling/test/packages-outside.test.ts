@@ -19,8 +19,9 @@ import { delimiter, dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Manifest, packPackage, publishedPackages } from '../scripts/check-packages.ts'
 import { freePort } from '../vitest/free-port.ts'
-import { killAllNodeProcesses, type NodeProcess, spawnNode, untilHealthy } from '../vitest/node-process.ts'
+import { killAllNodeProcesses, type NodeProcess, spawnNode } from '../vitest/node-process.ts'
 import { finish, spawnTracked } from '../vitest/processes.ts'
+import { timeoutFor, untilHealthy, waitBudgetMs } from '../vitest/waits.ts'
 
 const root = resolve(import.meta.dirname, '../..')
 const packages = publishedPackages(root)
@@ -36,21 +37,22 @@ const home = join(scratch, 'home')
 const path = [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter)
 
 /**
- * Runs a command to its end as the leader of a tracked process group (killed with everything it
- * started when the time runs out or the file ends), with `env` as its whole environment.
+ * Runs a command to its end (one wait, of `budgetMs` when given: tooling/vitest/waits.ts) as the
+ * leader of a tracked process group (killed with everything it started when the wait gives up or
+ * the file ends), with `env` as its whole environment.
  */
 function runCommand(
   command: string,
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; timeoutMs: number; stdin?: string },
+  options: { cwd: string; env: Record<string, string>; budgetMs?: number; stdin?: string },
 ) {
   const child = spawnTracked(command, args, {
     cwd: options.cwd,
     env: options.env,
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   })
-  return finish(child, performance.now(), {
-    timeoutMs: options.timeoutMs,
+  return finish(child, {
+    ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
   })
 }
@@ -102,7 +104,7 @@ const networkEnv = Object.fromEntries(networkVariables.flatMap((name) => (proces
  * npm in the consumer project: a clean environment (no pnpm settings leaking in, the developer's
  * ~/.npmrc left out), a cache of its own, few retries so that an unreachable registry fails fast.
  */
-function npm(args: readonly string[], timeoutMs = 60_000) {
+function npm(args: readonly string[], budgetMs?: number) {
   return must(process.execPath, [npmScript(), ...args], {
     cwd: project,
     env: {
@@ -118,7 +120,7 @@ function npm(args: readonly string[], timeoutMs = 60_000) {
       npm_config_loglevel: 'warn',
       ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
     },
-    timeoutMs,
+    ...(budgetMs === undefined ? {} : { budgetMs }),
   })
 }
 
@@ -138,7 +140,6 @@ function quireWithInput(stdin: string | undefined, ...args: string[]) {
       AGENT_SERVICE_NO_INPUT: '1',
       NO_COLOR: '1',
     },
-    timeoutMs: 30_000,
   })
 }
 
@@ -158,7 +159,7 @@ async function startQuire(): Promise<void> {
     RATE_LIMIT_ENABLED: 'false',
   })
   api = { ...started, url: `http://127.0.0.1:${port}` }
-  await untilHealthy(api, [`${api.url}/health`], 60_000)
+  await untilHealthy(api, [`${api.url}/health`])
   // The operator command reaches the running server through its socket (the embedded database has one owner).
   const minted = await must(
     process.execPath,
@@ -166,12 +167,17 @@ async function startQuire(): Promise<void> {
     {
       cwd: root,
       env: { PATH: path, HOME: home, LOG_LEVEL: 'silent', ...env },
-      timeoutMs: 60_000,
     },
   )
   token = minted.trim()
   username = 'outside'
 }
+
+/**
+ * How long the install from the registry may take: a download, which a loaded machine slows less
+ * than the rest, but a slow registry more.
+ */
+const installBudgetMs = 2 * waitBudgetMs
 
 /** Every package packed into the scratch directory and installed with npm into a fresh project. */
 async function install(): Promise<void> {
@@ -189,7 +195,7 @@ async function install(): Promise<void> {
       `typescript@${typescriptVersion}`,
       `@types/node@${nodeTypesVersion}`,
     ],
-    300_000,
+    installBudgetMs,
   )
   for (const pkg of packages)
     manifests.set(
@@ -198,27 +204,35 @@ async function install(): Promise<void> {
     )
 }
 
-beforeAll(async () => {
-  const unbuilt = packages.filter((p) => !existsSync(join(root, p.dir, 'dist')))
-  if (unbuilt.length > 0)
-    throw new Error(
-      `Not built: ${unbuilt.map((p) => p.manifest.name).join(', ')}. Run \`pnpm exec turbo run build\` (\`pnpm check\` does) first.`,
-    )
-  mkdirSync(project)
-  mkdirSync(home)
-  writeFileSync(join(home, '.npmrc'), '')
-  // Both at once; each keeps what it started, and afterAll stops it whatever the other did.
-  const results = await Promise.allSettled([startQuire(), install()])
-  for (const result of results) if (result.status === 'rejected') throw result.reason
-}, 420_000)
+beforeAll(
+  async () => {
+    const unbuilt = packages.filter((p) => !existsSync(join(root, p.dir, 'dist')))
+    if (unbuilt.length > 0)
+      throw new Error(
+        `Not built: ${unbuilt.map((p) => p.manifest.name).join(', ')}. Run \`pnpm exec turbo run build\` (\`pnpm check\` does) first.`,
+      )
+    mkdirSync(project)
+    mkdirSync(home)
+    writeFileSync(join(home, '.npmrc'), '')
+    // Both at once; each keeps what it started, and afterAll stops it whatever the other did.
+    const results = await Promise.allSettled([startQuire(), install()])
+    for (const result of results) if (result.status === 'rejected') throw result.reason
+    // The longer of the two at once: the packing (its own budgets, tooling/scripts/check-packages.ts), npm init, pkg set, the install.
+  },
+  timeoutFor(packages.length + 2) + installBudgetMs,
+)
 
 afterAll(async () => {
-  await api?.stop()
-  await killAllNodeProcesses()
-  rmSync(scratch, { recursive: true, force: true })
-})
+  try {
+    await api?.stop()
+  } finally {
+    await killAllNodeProcesses()
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}, timeoutFor(1))
 
-describe('the published packages, installed with npm outside the workspace', () => {
+// A test here runs at most five commands, each one wait.
+describe('the published packages, installed with npm outside the workspace', { timeout: timeoutFor(5) }, () => {
   it('installs every published package (and no private one) from its tarball', () => {
     expect([...manifests.keys()].sort()).toEqual(
       ['@quire/agent-auth', '@quire/authz', '@quire/cli', '@quire/client', '@quire/core', '@quire/mcp', '@quire/storage'].sort(),
@@ -240,11 +254,7 @@ describe('the published packages, installed with npm outside the workspace', () 
       expect.arrayContaining(['@quire/core', '@quire/core/contract', '@quire/storage', '@quire/client', '@quire/mcp']),
     )
     const script = `for (const name of ${JSON.stringify(entryPoints)}) { const m = await import(name); console.log(name, Object.keys(m).length) }`
-    const ran = await runCommand(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: project,
-      env: { PATH: path, HOME: home },
-      timeoutMs: 60_000,
-    })
+    const ran = await runCommand(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env: { PATH: path, HOME: home } })
     expect(ran.stderr).toBe('')
     expect(ran.code).toBe(0)
     for (const name of entryPoints) expect(ran.stdout).toMatch(new RegExp(`^${name} [1-9]\\d*$`, 'm'))
@@ -305,7 +315,6 @@ describe('the published packages, installed with npm outside the workspace', () 
         AGENT_SERVICE_TOKEN: 'qk_not-a-real-key',
         AGENT_SERVICE_NO_INPUT: '1',
       },
-      timeoutMs: 30_000,
     })
     // A refused credential: exit code 4 and one readable line, never a stack trace.
     expect(refused.code).toBe(4)
@@ -365,7 +374,10 @@ describe('the published packages, installed with npm outside the workspace', () 
     expect(answers.get(3)).toMatchObject({ structuredContent: { content: '# Hello\n\nFrom the packed CLI.\n', truncated: false } })
   })
 
-  it('type-checks a TypeScript program using @quire/client and @quire/mcp (nodenext and bundler, strict) and runs it on this Node', async () => {
+  // Waits: the two type-checks (at once), the run.
+  it('type-checks a TypeScript program using @quire/client and @quire/mcp (nodenext and bundler, strict) and runs it on this Node', {
+    timeout: timeoutFor(2),
+  }, async () => {
     writeFileSync(join(project, 'consumer.ts'), consumerProgram)
     const compilerOptions = { target: 'es2024', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }
     const files = ['consumer.ts']
@@ -390,9 +402,7 @@ describe('the published packages, installed with npm outside the workspace', () 
     // Both resolutions at once (two cores); with skipLibCheck off, every shipped .d.ts is checked too.
     const configs = ['tsconfig.json', 'tsconfig.bundler.json']
     const checks = await Promise.all(
-      configs.map((config) =>
-        runCommand(process.execPath, [tsc, '-p', config], { cwd: project, env: { PATH: path, HOME: home }, timeoutMs: 150_000 }),
-      ),
+      configs.map((config) => runCommand(process.execPath, [tsc, '-p', config], { cwd: project, env: { PATH: path, HOME: home } })),
     )
     checks.forEach((checked, i) => {
       expect(`${checked.stdout}${checked.stderr}`, configs[i]).toBe('')
@@ -401,7 +411,6 @@ describe('the published packages, installed with npm outside the workspace', () 
     const ran = await runCommand(process.execPath, ['consumer.ts'], {
       cwd: project,
       env: { PATH: path, HOME: home, QUIRE_URL: api.url, QUIRE_TOKEN: token },
-      timeoutMs: 60_000,
     })
     expect(ran.code, ran.stderr).toBe(0)
     expect(JSON.parse(ran.stdout)).toEqual({
@@ -412,7 +421,7 @@ describe('the published packages, installed with npm outside the workspace', () 
       toolError: false,
       missing: 'not_found',
     })
-  }, 240_000)
+  })
 })
 
 /**

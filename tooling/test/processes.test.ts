@@ -10,7 +10,8 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { spawnTracked } from '../vitest/processes.ts'
+import { finish, spawnTracked, watch } from '../vitest/processes.ts'
+import { timeoutFor, waitBudgetMs } from '../vitest/waits.ts'
 
 const fixtures = join(import.meta.dirname, 'fixtures/processes')
 const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs')
@@ -48,14 +49,9 @@ async function runFixture(fixtureCase: 'forgotten' | 'worker-dies' | 'escaped') 
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8')
-  })
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8')
-  })
-  const code = await new Promise<number | null>((done) => child.once('close', done))
+  // The child run waits once itself (for its server's first line): two budgets, for its start and that wait.
+  const { code } = await finish(child, { budgetMs: 2 * waitBudgetMs })
+  const output = watch(child).output()
   const pids = existsSync(out) ? readFileSync(out, 'utf8').split(' ').map(Number) : []
   // What the child run could not stop is stopped here, so that a failure leaves nothing either.
   const survivors = pids.filter(alive)
@@ -63,7 +59,8 @@ async function runFixture(fixtureCase: 'forgotten' | 'worker-dies' | 'escaped') 
   return { code, output, pids, survivors }
 }
 
-describe('processes started by tests', { timeout: 120_000 }, () => {
+// Each test waits for one run of the child vitest to end (two budgets).
+describe('processes started by tests', { timeout: timeoutFor(2) }, () => {
   it('a file that forgets its server: the server and its child are stopped when the file ends, and the run passes', async () => {
     const run = await runFixture('forgotten')
     expect(run.pids, run.output).toHaveLength(2)

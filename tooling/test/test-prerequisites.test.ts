@@ -5,11 +5,12 @@
  * PATH made of this machine's programs without `secret-tool` (and without the real `sudo` and
  * `apt-get`; stand-ins record what they are asked).
  */
-import { spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { finish, spawnTracked } from '../vitest/processes.ts'
+import { timeoutFor } from '../vitest/waits.ts'
 
 const script = resolve(import.meta.dirname, '../scripts/test-prerequisites.sh')
 const scratch = mkdtempSync(join(tmpdir(), 'quire-prereq-'))
@@ -42,24 +43,24 @@ function pathWithout(name: string, leftOut: readonly string[], standIns: Record<
   return { bin, log }
 }
 
-function run(bin: string, options: { uid?: number; env?: Record<string, string> } = {}) {
+/** Runs the script to its end (one wait: tooling/vitest/waits.ts). */
+async function run(bin: string, options: { uid?: number; env?: Record<string, string> } = {}) {
   const env = { PATH: bin, HOME: scratch, LANG: 'C.UTF-8', ...options.env }
   const command =
     options.uid === undefined
       ? ['sh', script]
       : ['setpriv', `--reuid=${options.uid}`, `--regid=${options.uid}`, '--clear-groups', 'sh', script]
-  const started = performance.now()
-  const done = spawnSync(command[0] ?? 'sh', command.slice(1), { env, encoding: 'utf8', timeout: 30_000 })
-  return { status: done.status, stdout: done.stdout, stderr: done.stderr, ms: performance.now() - started }
+  const done = await finish(spawnTracked(command[0] ?? 'sh', command.slice(1), { env, stdio: ['pipe', 'pipe', 'pipe'] }))
+  return { status: done.code, stdout: done.stdout, stderr: done.stderr, ms: done.ms }
 }
 
 const calls = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [])
 
-describe('the test prerequisites, when they cannot be installed', () => {
-  it('stops at once, not root and sudo asking for a password, with one message naming the sudo command; nothing installed', () => {
+describe('the test prerequisites, when they cannot be installed', { timeout: timeoutFor(1) }, () => {
+  it('stops at once, not root and sudo asking for a password, with one message naming the sudo command; nothing installed', async () => {
     const { bin, log } = pathWithout('no-sudo', ['secret-tool', 'apt', 'aptitude'], { sudo: 1, 'apt-get': 0 })
     // As nobody when the tests run as root (setpriv: no sudo, no password, no terminal).
-    const done = run(bin, asRoot ? { uid: nobody } : {})
+    const done = await run(bin, asRoot ? { uid: nobody } : {})
     expect(done.status, done.stderr).toBe(2)
     expect(done.ms).toBeLessThan(5_000)
     const lines = done.stderr.trim().split('\n')
@@ -72,9 +73,9 @@ describe('the test prerequisites, when they cannot be installed', () => {
     expect(calls(log)).toEqual(['sudo -n true'])
   })
 
-  it.runIf(asRoot)('stops at once, as root on a machine without apt-get, naming the packages to install', () => {
+  it.runIf(asRoot)('stops at once, as root on a machine without apt-get, naming the packages to install', async () => {
     const { bin, log } = pathWithout('no-apt', ['secret-tool', 'apt-get', 'apt', 'aptitude'], { sudo: 0 })
-    const done = run(bin)
+    const done = await run(bin)
     expect(done.status, done.stderr).toBe(2)
     expect(done.ms).toBeLessThan(5_000)
     expect(
@@ -88,10 +89,10 @@ describe('the test prerequisites, when they cannot be installed', () => {
     expect(calls(log)).toEqual([])
   })
 
-  it('names haproxy and pgbouncer when they are missing (the topology test runs them)', () => {
+  it('names haproxy and pgbouncer when they are missing (the topology test runs them)', async () => {
     const { bin, log } = pathWithout('no-balancer', ['haproxy', 'pgbouncer', 'apt', 'aptitude'], { sudo: 1, 'apt-get': 0 })
     // Not in /usr/sbin either (the script looks there too, for users whose PATH leaves it out).
-    const done = run(bin, { ...(asRoot ? { uid: nobody } : {}), env: { QUIRE_PREREQ_SBIN: join(scratch, 'empty') } })
+    const done = await run(bin, { ...(asRoot ? { uid: nobody } : {}), env: { QUIRE_PREREQ_SBIN: join(scratch, 'empty') } })
     expect(done.status, done.stderr).toBe(2)
     expect(done.stderr).toMatch(/^ {4}sudo apt-get install -y (\S+ )*haproxy pgbouncer( \S+)*$/m)
     expect(calls(log)).toEqual(['sudo -n true'])

@@ -11,8 +11,9 @@
 import { freshTestDatabase, type TestDatabase } from '@quire/storage/testing'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { Browser, consentFields, locationOf, mcpAnswer, pkce, signIn } from '../topology/http-client.ts'
-import { startTopology, type Topology } from '../topology/topology.ts'
+import { startTopology, startTopologyWaits, type Topology } from '../topology/topology.ts'
 import { processAlive } from '../vitest/processes.ts'
+import { timeoutFor, until } from '../vitest/waits.ts'
 import '../vitest/test-database.ts'
 
 const redirectUri = 'http://127.0.0.1:4567/callback'
@@ -113,11 +114,11 @@ describe('the scale-out topology (HAProxy, 2 API, 2 web, PgBouncer, Redis)', () 
     database = await freshTestDatabase(inject('testRun'), 'postgres', { poolSize: 2, empty: true })
     // High limits here: the writers below would spend a normal budget; the limit has its own run.
     top = await startTopology({ databaseUrl: database.url as string, idp: true, redisDb: 7, env: { RATE_LIMIT_MAX: '1000000' } })
-  }, 90_000)
+  }, timeoutFor(startTopologyWaits))
   afterAll(async () => {
     await top?.stop()
     await database?.close()
-  })
+  }, timeoutFor(1))
 
   it('migrated the empty database once, through PgBouncer, with four processes starting at once, and left no lock held', async () => {
     const migrations = await database.query<{ n: number }>('SELECT count(*)::int AS n FROM kysely_migration', [])
@@ -221,7 +222,8 @@ describe('the scale-out topology (HAProxy, 2 API, 2 web, PgBouncer, Redis)', () 
     expect(versions.map((v) => v.number)).toEqual([1, 2])
   })
 
-  it('keeps every acknowledged write when one API process is killed -9 under load', async () => {
+  // Waits: the appends before the kill, HAProxy seeing it, the writers' answers after.
+  it('keeps every acknowledged write when one API process is killed -9 under load', { timeout: timeoutFor(3) }, async () => {
     const writers = 20
     const ids: string[] = []
     for (let i = 0; i < writers; i++) {
@@ -231,18 +233,30 @@ describe('the scale-out topology (HAProxy, 2 API, 2 web, PgBouncer, Redis)', () 
     }
     const acknowledged = new Map<string, number[]>(ids.map((id) => [id, [1]]))
     const tally = { ok: 0, conflict: 0, failed: 0, okAfterDown: 0, failedAfterDown: 0, servedAfterDown: new Set<string>() }
+    // Killed with the writers in full flow (each has had five appends acknowledged, on average);
+    // each writer then goes on until it has had this many answers after HAProxy saw the dead process DOWN.
+    const acknowledgedBeforeKill = 5 * writers
+    const answersAfterDown = 3
     let down = false
-    const until = Date.now() + 5_000
+    let killerFailed = false
+    // Settles with the killer's failure, if any (the writers stop then): thrown once they have.
     const killer = (async () => {
-      await new Promise((next) => setTimeout(next, 1_500))
+      await until(`${acknowledgedBeforeKill} acknowledged appends`, () => tally.ok >= acknowledgedBeforeKill)
       await top.apis[0]?.kill()
       await top.untilServer('api', 'api_1', 'DOWN')
       down = true
-    })()
+    })().then(
+      () => null,
+      (error: unknown) => {
+        killerFailed = true
+        return error
+      },
+    )
     await Promise.all(
       ids.map(async (id) => {
         let expected = 1
-        while (Date.now() < until || !down) {
+        let after = 0
+        while (!killerFailed && (!down || after < answersAfterDown)) {
           const afterDown = down
           const r = await api(top, person.apiToken, 'POST', `/api/artifacts/${id}/versions`, {
             content: `v${expected + 1}\n`,
@@ -257,6 +271,7 @@ describe('the scale-out topology (HAProxy, 2 API, 2 web, PgBouncer, Redis)', () 
             expected = r.json.latestVersion as number
           } else tally.failed++
           if (afterDown) {
+            after++
             if (r.status === 201 || r.status === 409) tally.okAfterDown++
             else tally.failedAfterDown++
             tally.servedAfterDown.add(r.servedBy ?? '')
@@ -264,7 +279,8 @@ describe('the scale-out topology (HAProxy, 2 API, 2 web, PgBouncer, Redis)', () 
         }
       }),
     )
-    await killer
+    const killFailure = await killer
+    if (killFailure) throw killFailure
     console.info(
       `kill -9 under load: ${tally.ok} appends acknowledged, ${tally.conflict} conflicts (a write whose answer was lost), ${tally.failed} failed; after api_1 was DOWN: ${tally.okAfterDown} answered, ${tally.failedAfterDown} failed`,
     )
@@ -281,7 +297,7 @@ describe('the scale-out topology (HAProxy, 2 API, 2 web, PgBouncer, Redis)', () 
     const one = await api(top, person.apiToken, 'GET', `/api/artifacts/${ids[0]}`)
     expect(one.status).toBe(200)
     expect(one.servedBy).toBe('api_2')
-  }, 40_000)
+  })
 })
 
 describe('one rate limit across every process', () => {
@@ -293,11 +309,11 @@ describe('one rate limit across every process', () => {
     // An empty database: the four processes start at once and migrate it through PgBouncer.
     database = await freshTestDatabase(inject('testRun'), 'postgres', { poolSize: 2, empty: true })
     top = await startTopology({ databaseUrl: database.url as string, redisDb: 8, env: { RATE_LIMIT_MAX: String(max) } })
-  }, 90_000)
+  }, timeoutFor(startTopologyWaits))
   afterAll(async () => {
     await top?.stop()
     await database?.close()
-  })
+  }, timeoutFor(1))
 
   it(`refuses the API's requests after ${max} in total, spread over both processes, not 2 × ${max}`, async () => {
     const answers: { status: number; servedBy: string | null }[] = []
@@ -329,7 +345,7 @@ describe('one rate limit across every process', () => {
     expect(new Set(statuses.slice(120).map((s) => s.servedBy))).toEqual(new Set(['web_1', 'web_2']))
   })
 
-  it('stops every process it started, HAProxy and PgBouncer included', async () => {
+  it('stops every process it started, HAProxy and PgBouncer included', { timeout: timeoutFor(1) }, async () => {
     const pids = Object.entries(top.pids)
     expect(pids.map(([name]) => name).sort()).toEqual(['api_1', 'api_2', 'haproxy', 'pgbouncer', 'web_1', 'web_2'])
     expect(pids.filter(([, pid]) => !processAlive(pid))).toEqual([])

@@ -4,8 +4,9 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
 import { freePort } from '../vitest/free-port.ts'
-import { type NodeProcess, spawnNode, spawnProcess, untilHealthy, untilListening } from '../vitest/node-process.ts'
+import { type NodeProcess, spawnNode, spawnProcess } from '../vitest/node-process.ts'
 import { settleAll } from '../vitest/processes.ts'
+import { until, untilHealthy, untilListening } from '../vitest/waits.ts'
 import { haproxyConfig } from './haproxy.ts'
 import { writePgbouncerConfig } from './pgbouncer.ts'
 
@@ -47,15 +48,18 @@ export interface Topology {
   readonly direct: Readonly<Record<string, string>>
   readonly apis: readonly NodeProcess[]
   readonly webs: readonly NodeProcess[]
-  /** Waits until HAProxy sees `server` of `backend` in `status` (UP, DOWN). */
-  untilServer(backend: 'api' | 'web' | 'idp', server: string, status: 'UP' | 'DOWN', timeoutMs?: number): Promise<void>
+  /** Waits until HAProxy sees `server` of `backend` in `status` (UP, DOWN): one wait (tooling/vitest/waits.ts). */
+  untilServer(backend: 'api' | 'web' | 'idp', server: string, status: 'UP' | 'DOWN'): Promise<void>
   /** HAProxy's view of every server: `backend/server` → status. */
   serverStatus(): Promise<Record<string, string>>
   /** Every process's pid, by name (pgbouncer, haproxy, idp, api_1…). */
   readonly pids: Readonly<Record<string, number>>
   /** Everything the processes wrote, for a failure message. */
   output(): string
-  /** Stops every process (SIGTERM, then SIGKILL) and removes the configuration files. */
+  /**
+   * Stops every process (SIGTERM; SIGKILL for one that has not exited within a wait's budget, and
+   * then fails naming it) and removes the configuration files.
+   */
   stop(): Promise<void>
 }
 
@@ -92,6 +96,9 @@ export function programPath(program: string): string {
   return found
 }
 
+/** The waits of a start (tooling/vitest/waits.ts): PgBouncer listening, the apps healthy, HAProxy seeing them up. */
+export const startTopologyWaits = 3
+
 export async function startTopology(options: TopologyOptions): Promise<Topology> {
   checkTopologyPrerequisites()
   const apiCount = options.apis ?? 2
@@ -101,8 +108,11 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   const apis: NodeProcess[] = []
   const webs: NodeProcess[] = []
   const stop = async () => {
-    await Promise.all(started.map(({ process }) => process.stop(5_000)))
-    rmSync(dir, { recursive: true, force: true })
+    try {
+      await settleAll(started.map(({ process }) => process.stop()))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   }
   try {
     const [bouncerPort, apiFront, webFront, statsPort, idpPort, ...appPorts] = await Promise.all(
@@ -126,7 +136,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     const bouncer = writePgbouncerConfig({ dir, port: bouncerPort as number, databaseUrl: options.databaseUrl })
     const pgbouncer = spawnProcess(programPath('pgbouncer'), [...(runAs ? ['-u', runAs] : []), bouncer.configFile], {})
     started.push({ name: 'pgbouncer', process: pgbouncer })
-    await untilListening(bouncerPort as number, pgbouncer, 'PgBouncer')
+    await untilListening(pgbouncer, bouncerPort as number)
 
     const redisDbUrl = `${redisUrl.replace(/\/\d*$/, '')}/${options.redisDb}`
     flushRedis(redisDbUrl)
@@ -207,19 +217,22 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       }
       return status
     }
-    const untilServer = async (backend: string, server: string, want: 'UP' | 'DOWN', timeoutMs = 15_000) => {
-      const deadline = Date.now() + timeoutMs
-      for (;;) {
-        const now = await serverStatus().catch(() => ({}) as Record<string, string>)
-        if (now[`${backend}/${server}`] === want) return
-        if (Date.now() > deadline)
-          throw new Error(`HAProxy did not see ${backend}/${server} ${want} within ${timeoutMs} ms: ${JSON.stringify(now)}`)
-        await new Promise((next) => setTimeout(next, 100))
+    const untilServer = async (backend: string, server: string, want: 'UP' | 'DOWN') => {
+      let now: Record<string, string> = {}
+      const seen = async () => {
+        now = await serverStatus().catch(() => ({}))
+        return now[`${backend}/${server}`] === want
       }
+      await until(() => `HAProxy to see ${backend}/${server} ${want} (it sees ${JSON.stringify(now)})`, seen, {
+        process: haproxy,
+        everyMs: 100,
+      })
     }
-    for (const s of apiServers) await untilServer('api', s.name, 'UP')
-    for (const s of webServers) await untilServer('web', s.name, 'UP')
-    if (options.idp) await untilServer('idp', 'idp', 'UP')
+    await settleAll([
+      ...apiServers.map((s) => untilServer('api', s.name, 'UP')),
+      ...webServers.map((s) => untilServer('web', s.name, 'UP')),
+      ...(options.idp ? [untilServer('idp', 'idp', 'UP')] : []),
+    ])
 
     return {
       apiUrl,
@@ -235,7 +248,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     }
   } catch (error) {
     const output = started.map(({ name, process }) => `--- ${name}\n${process.output()}`).join('\n')
-    await stop()
+    // What failed first is what is reported; the stop still ends every process.
+    await stop().catch(() => {})
     if (error instanceof Error) error.message = `${error.message}\n${output}`
     throw error
   }

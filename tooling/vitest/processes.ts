@@ -1,5 +1,6 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import { groupAlive, groupLeadingChildren, killGroup, processAlive, recordGroup, runDirVariable } from './process-records.ts'
+import { type Exit, untilExit, type Watched } from './waits.ts'
 
 /**
  * Every process a test starts, started here: the leader of a process group of its own
@@ -89,6 +90,61 @@ export async function settleAll(starts: readonly Promise<unknown>[]): Promise<vo
     )
 }
 
+/** A child as the waits see it (tooling/vitest/waits.ts), with each of its streams. */
+export interface WatchedChild extends Watched {
+  /** What it wrote to stdout (the first megabyte): a command's answer, without its messages. */
+  stdout(): string
+  /** What it wrote to stderr (the first megabyte). */
+  stderr(): string
+}
+
+const watching = new WeakMap<ChildProcess, WatchedChild>()
+const kept = 1 << 20
+
+/**
+ * Collects what a child writes and settles `exited` once it has exited and its output has ended (a
+ * child that could not be started ends at once, its error in its output). Watch a child as soon as
+ * it is spawned; watching it again gives the same watch.
+ */
+export function watch(child: ChildProcess): WatchedChild {
+  const known = watching.get(child)
+  if (known) return known
+  let output = ''
+  let stdout = ''
+  let stderr = ''
+  const add = (chunk: string) => {
+    output = output.length + chunk.length > kept ? (output + chunk).slice(-kept) : output + chunk
+  }
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8')
+    add(text)
+    if (stdout.length < kept) stdout += text
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8')
+    add(text)
+    if (stderr.length < kept) stderr += text
+  })
+  const exited = new Promise<Exit>((done) => {
+    child.once('close', (code: number | null, signal: NodeJS.Signals | null) => done({ code, signal }))
+    // A program that could not be started (not installed): no exit follows.
+    child.once('error', (error) => {
+      add(`\n${error.message}`)
+      stderr += `\n${error.message}`
+      done({ code: null, signal: null })
+    })
+  })
+  const watched: WatchedChild = {
+    command: child.spawnargs.join(' '),
+    output: () => output,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+  }
+  watching.set(child, watched)
+  return watched
+}
+
 /** What a finished child said, and how long it ran. */
 export interface Finished {
   readonly code: number | null
@@ -98,32 +154,22 @@ export interface Finished {
 }
 
 /**
- * Collects a child's output until it ends, feeding it `stdin` (closed when absent); past
- * `timeoutMs` its group is SIGKILLed, and its stderr says so.
+ * Runs a child to its end, feeding it `stdin` (closed when absent). Past its budget (the waits'
+ * own, tooling/vitest/waits.ts) its group is SIGKILLed and the wait fails, naming the command and
+ * showing the end of its output.
  */
-export function finish(child: ChildProcess, started: number, options: { stdin?: string; timeoutMs?: number }): Promise<Finished> {
-  const timeoutMs = options.timeoutMs ?? 30_000
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8')
-  })
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8')
-  })
+export async function finish(child: ChildProcess, options: { stdin?: string; budgetMs?: number } = {}): Promise<Finished> {
+  const started = performance.now()
+  const watched = watch(child)
   // A program that exits without reading its input (secret-tool on a refusal) closes the pipe: EPIPE, not an error of the test.
   child.stdin?.on('error', () => {})
   child.stdin?.end(options.stdin ?? '')
-  const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), timeoutMs)
-  return new Promise((done, fail) => {
-    child.once('error', (error) => {
-      clearTimeout(timer)
-      fail(error)
-    })
-    child.once('close', (code, signal) => {
-      clearTimeout(timer)
-      if (signal === 'SIGKILL') stderr += `\n[killed after ${timeoutMs} ms]`
-      done({ code, stdout, stderr, ms: performance.now() - started })
-    })
-  })
+  try {
+    const { code, signal } = await untilExit(watched, options.budgetMs)
+    if (code === null && signal === null) throw new Error(`\`${watched.command}\` did not start:${watched.stderr()}`)
+    return { code, stdout: watched.stdout(), stderr: watched.stderr(), ms: performance.now() - started }
+  } catch (error) {
+    signalGroup(child, 'SIGKILL')
+    throw error
+  }
 }

@@ -1,26 +1,32 @@
-import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { promisify } from 'node:util'
 import { buildApp, createRuntime, operatorSocketPath, type Runtime, readEnv, startOperatorSocket } from '@quire/server'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { finish, spawnTracked } from '../../../tooling/vitest/processes.ts'
 import { testDatabase } from '../../../tooling/vitest/test-database.ts'
+import { timeoutFor } from '../../../tooling/vitest/waits.ts'
 import { engine } from './helper.ts'
 
-const run = promisify(execFile)
 const adminScript = resolve(import.meta.dirname, '../src/admin.ts')
 
-/** `pnpm admin …` as an operator runs it: a separate process (stdout of `token` must be the secret alone). */
+/**
+ * `pnpm admin …` as an operator runs it: a separate process (stdout of `token` must be the secret
+ * alone), run to its end (one wait: tooling/vitest/waits.ts). A failure carries its exit code and stderr.
+ */
 async function admin(env: Record<string, string>, ...args: string[]) {
-  const { stdout, stderr } = await run(process.execPath, ['--conditions=source', adminScript, ...args], {
+  const child = spawnTracked(process.execPath, ['--conditions=source', adminScript, ...args], {
     env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+    stdio: ['pipe', 'pipe', 'pipe'],
   })
+  const { code, stdout, stderr } = await finish(child)
+  if (code !== 0) throw Object.assign(new Error(`admin ${args.join(' ')} exited ${code}: ${stderr}`), { code, stderr })
   return { stdout, stderr }
 }
 
-describe(`the operator command (${engine})`, () => {
+// A test here runs the command at most three times, each one wait.
+describe(`the operator command (${engine})`, { timeout: timeoutFor(3) }, () => {
   let runtime: Runtime
   let env: Record<string, string>
   let dir = ''

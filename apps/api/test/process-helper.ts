@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { freePort } from '../../../tooling/vitest/free-port.ts'
-import { killAllNodeProcesses, type NodeProcess, spawnNode, untilHealthy } from '../../../tooling/vitest/node-process.ts'
+import { killAllNodeProcesses, type NodeProcess, spawnNode } from '../../../tooling/vitest/node-process.ts'
+import { untilHealthy } from '../../../tooling/vitest/waits.ts'
 
 /**
  * Real API server processes for the multi-process tests: `node --conditions=source src/main.ts`,
@@ -17,9 +18,9 @@ export { freePort }
 
 /**
  * Starts the API on `env` (DATABASE_URL, or QUIRE_DATA_DIR for the embedded database) and waits
- * until it is healthy.
+ * until it is healthy (one wait: tooling/vitest/waits.ts).
  */
-export async function startApiProcess(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<ApiProcess> {
+export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
   const port = await freePort()
   const started = spawnNode(mainScript, {
     API_HOST: '127.0.0.1',
@@ -29,7 +30,7 @@ export async function startApiProcess(env: Record<string, string>, options: { ti
     ...env,
   })
   const api: ApiProcess = { ...started, url: `http://127.0.0.1:${port}` }
-  await untilHealthy(api, [`${api.url}/health`], options.timeoutMs)
+  await untilHealthy(api, [`${api.url}/health`])
   return api
 }
 

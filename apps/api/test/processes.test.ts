@@ -9,6 +9,7 @@ import { type Database, openDatabase } from '@quire/storage'
 import { type Kysely, sql } from 'kysely'
 import { afterEach, describe, expect, inject, it } from 'vitest'
 import { testDatabase } from '../../../tooling/vitest/test-database.ts'
+import { tail, timeoutFor, waitBudgetMs } from '../../../tooling/vitest/waits.ts'
 import { engine } from './helper.ts'
 import { killAllApiProcesses, startApiProcess } from './process-helper.ts'
 
@@ -33,7 +34,7 @@ async function call(base: string, token: string, method: string, path: string, b
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(15_000),
+    signal: AbortSignal.timeout(waitBudgetMs),
   })
   const text = await res.text()
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }
@@ -330,8 +331,14 @@ async function inBatches<T, R>(items: readonly T[], width: number, each: (item: 
   return out
 }
 
+/** How long the two processes take appends (or until 800 are acknowledged). */
+const loadMs = 20_000
+
 describe.runIf(engine === 'postgres')('two API processes on one PostgreSQL database', () => {
-  it('append concurrently to the same artifacts; every acknowledged append is there once, with its audit event', async ({ annotate }) => {
+  // Waits: both starts at once, then both stops at once.
+  it('append concurrently to the same artifacts; every acknowledged append is there once, with its audit event', {
+    timeout: timeoutFor(2) + loadMs,
+  }, async ({ annotate }) => {
     const setup = await postgresSetup()
     try {
       const [a, b] = await Promise.all([startApiProcess(setup.serverEnv), startApiProcess(setup.serverEnv)])
@@ -346,7 +353,7 @@ describe.runIf(engine === 'postgres')('two API processes on one PostgreSQL datab
         clientsPerServer: 4,
         token: setup.token,
         artifactIds,
-        until: { acks: 800, ms: 20_000 },
+        until: { acks: 800, ms: loadMs },
       })
       const result = await stream.done
       const perServer = (name: string) => result.acks.filter((x) => x.server === name).length
@@ -367,14 +374,14 @@ describe.runIf(engine === 'postgres')('two API processes on one PostgreSQL datab
       // Every request was answered, and a 409 writes nothing: the appended versions are exactly the acknowledged ones.
       expect(versionsBeyondFirst).toBe(result.acks.length)
 
-      await Promise.all([a.stop(), b.stop()])
-      expect((await a.exited).code).toBe(0)
-      expect((await b.exited).code).toBe(0)
+      const [aExit, bExit] = await Promise.all([a.stop(), b.stop()])
+      expect(aExit.code, a.output()).toBe(0)
+      expect(bExit.code, b.output()).toBe(0)
     } finally {
       await killAllApiProcesses()
       await setup.dispose()
     }
-  }, 60_000)
+  })
 })
 
 /**
@@ -397,7 +404,8 @@ async function killMidStream(setup: Setup, label: string, annotate: (message: st
     clientsPerServer: 6,
     token: setup.token,
     artifactIds,
-    until: { acks: Number.POSITIVE_INFINITY, ms: 20_000 },
+    // A wait for the process's own acknowledgements, as long as any wait.
+    until: { acks: Number.POSITIVE_INFINITY, ms: waitBudgetMs },
     onAck: (total) => {
       if (ackedAtKill > 0 || total < KILL_AFTER) return
       ackedAtKill = total
@@ -410,7 +418,7 @@ async function killMidStream(setup: Setup, label: string, annotate: (message: st
   const result = await stream.done
   if (ackedAtKill === 0) {
     throw new Error(
-      `only ${result.acks.length} appends acknowledged in ${result.ms} ms, never ${KILL_AFTER}: ${result.unexpected.join('; ')}`,
+      `only ${result.acks.length} appends acknowledged in ${result.ms} ms, never ${KILL_AFTER}, by \`${first.command}\`: ${result.unexpected.join('; ')}\nThe end of its output:\n${tail(first.output())}`,
     )
   }
   const exit = await first.exited
@@ -465,8 +473,7 @@ async function killMidStream(setup: Setup, label: string, annotate: (message: st
     expect(stale.status).toBe(409)
     expect(stale.body).toMatchObject({ code: 'version_conflict', latestVersion: head + 1 })
   }
-  await second.stop()
-  expect((await second.exited).code).toBe(0)
+  expect((await second.stop()).code, second.output()).toBe(0)
 
   const { committed } = await setup.inspect((db) => checkNothingLost(db, artifactIds, [...result.acks, ...after], result.unanswered))
   const summary = `${label}: of ${result.unanswered.length} unanswered appends, ${committed.length} had committed and ${result.unanswered.length - committed.length} had not`
@@ -475,9 +482,13 @@ async function killMidStream(setup: Setup, label: string, annotate: (message: st
   if (committedBefore) expect(committedBefore.committed.length).toBe(committed.length)
 }
 
+/** Waits of a kill in mid-stream: the start, the acknowledgements before the kill, the restart, the stop. */
+const killMidStreamTimeout = timeoutFor(4)
+
 describe('SIGKILL in the middle of a stream of appends', () => {
   it.runIf(engine === 'postgres')(
     'PostgreSQL: everything acknowledged survives, nothing is half-written',
+    { timeout: killMidStreamTimeout },
     async ({ annotate }) => {
       const setup = await postgresSetup()
       try {
@@ -487,11 +498,11 @@ describe('SIGKILL in the middle of a stream of appends', () => {
         await setup.dispose()
       }
     },
-    60_000,
   )
 
   it.runIf(engine === 'pglite')(
     'embedded PGlite: the restart takes over the dead process’s data directory; nothing acknowledged is lost',
+    { timeout: killMidStreamTimeout },
     async ({ annotate }) => {
       const setup = await pgliteSetup()
       try {
@@ -501,6 +512,5 @@ describe('SIGKILL in the middle of a stream of appends', () => {
         await setup.dispose()
       }
     },
-    60_000,
   )
 })

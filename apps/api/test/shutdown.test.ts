@@ -1,11 +1,14 @@
 import { Agent, type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http'
 import { type AddressInfo, connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { timeoutFor, until, untilExit } from '../../../tooling/vitest/waits.ts'
 import { engine, seedArtifact, startTestApi, type TestApi } from './helper.ts'
 import { type ApiProcess, killAllApiProcesses, startApiProcess } from './process-helper.ts'
 
 describe(`draining (${engine})`, () => {
-  it('a request that slips in while the server starts closing gets a 503 problem, and its connection is closed', async () => {
+  it('a request that slips in while the server starts closing gets a 503 problem, and its connection is closed', {
+    timeout: timeoutFor(1),
+  }, async () => {
     const api = await startTestApi()
     let letCloseGoOn: (() => void) | undefined
     // Hold the close between its start (draining) and the listening socket's close.
@@ -47,13 +50,9 @@ afterEach(() => killAllApiProcesses())
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(20)
-  }
-}
+/** Waits until the server has routed the request to `path` (its access log says so). */
+const untilRouted = (server: ApiProcess, path: string) =>
+  until(`the server to route ${path}`, () => server.output().includes(`"url":"${path}"`), { process: server })
 
 /** Whether a new TCP connection to the server is refused. */
 function refused(url: string): Promise<boolean> {
@@ -132,7 +131,10 @@ async function serverWithArtifact(
 }
 
 describe.runIf(engine === 'postgres')('graceful shutdown of the server process', () => {
-  it('on SIGTERM finishes the request in flight (201), refuses new connections, does not wait on idle ones, and exits 0', async () => {
+  // Waits: the start, the routing, the refusal, the exit.
+  it('on SIGTERM finishes the request in flight (201), refuses new connections, does not wait on idle ones, and exits 0', {
+    timeout: timeoutFor(4),
+  }, async () => {
     const { api, server, token, artifactId } = await serverWithArtifact({ SHUTDOWN_TIMEOUT_MS: '30000' })
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     try {
@@ -142,10 +144,10 @@ describe.runIf(engine === 'postgres')('graceful shutdown of the server process',
       expect(Object.keys(agent.freeSockets)).toHaveLength(1)
 
       const append = slowAppend(server, token, artifactId, 1)
-      await until('the server to route the slow append', () => server.output().includes(`"url":"${append.path}"`))
+      await untilRouted(server, append.path)
 
       process.kill(server.pid, 'SIGTERM')
-      await until('new connections to be refused', () => refused(server.url))
+      await until('new connections to be refused', () => refused(server.url), { process: server })
       await sleep(200)
       expect(server.output()).not.toMatch(/"msg":"request completed"[^\n]*"statusCode":201/)
 
@@ -158,7 +160,7 @@ describe.runIf(engine === 'postgres')('graceful shutdown of the server process',
       expect(answer.headers.connection).toBe('close')
       expect(answer.headers['x-request-id']).toBeDefined()
 
-      const exit = await Promise.race([server.exited, sleep(10_000).then(() => 'still running' as const)])
+      const exit = await untilExit(server)
       expect(exit, server.output()).toEqual({ code: 0, signal: null })
       expect(Date.now() - answeredAt).toBeLessThan(5_000)
       expect(await refused(server.url)).toBe(true)
@@ -172,7 +174,8 @@ describe.runIf(engine === 'postgres')('graceful shutdown of the server process',
     }
   })
 
-  it('cuts off a request that outlives SHUTDOWN_TIMEOUT_MS and exits 1', async () => {
+  // Waits: the start, the routing, the exit.
+  it('cuts off a request that outlives SHUTDOWN_TIMEOUT_MS and exits 1', { timeout: timeoutFor(3) }, async () => {
     const { api, server, token, artifactId } = await serverWithArtifact({ SHUTDOWN_TIMEOUT_MS: '1000' })
     try {
       const append = slowAppend(server, token, artifactId, 1)
@@ -180,11 +183,11 @@ describe.runIf(engine === 'postgres')('graceful shutdown of the server process',
         (answer) => `answered ${answer.status}`,
         (error: NodeJS.ErrnoException) => `failed ${error.code ?? error.message}`,
       )
-      await until('the server to route the slow append', () => server.output().includes(`"url":"${append.path}"`))
+      await untilRouted(server, append.path)
       const signalledAt = Date.now()
       process.kill(server.pid, 'SIGTERM')
       // The body never comes.
-      const exit = await Promise.race([server.exited, sleep(10_000).then(() => 'still running' as const)])
+      const exit = await untilExit(server)
       expect(exit, server.output()).toEqual({ code: 1, signal: null })
       expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(900)
       expect(Date.now() - signalledAt).toBeLessThan(5_000)

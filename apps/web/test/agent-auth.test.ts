@@ -14,6 +14,7 @@ import { SignJWT } from 'jose'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnNode } from '../../../tooling/vitest/node-process.ts'
+import { timeoutFor, untilExit } from '../../../tooling/vitest/waits.ts'
 import { databaseDump, freePort, startTestWeb, type TestWeb } from './helper.ts'
 import { type HttpSession, signInOverHttp } from './http-session.ts'
 import { userWithKey } from './mcp-helper.ts'
@@ -597,7 +598,7 @@ describe('misconfiguration', () => {
 })
 
 describe('a process started with a bad agent setting', () => {
-  it('case 2: exits 1 with one line naming the setting, before serving anything', async () => {
+  it('case 2: exits 1 with one line naming the setting, before serving anything', { timeout: timeoutFor(1) }, async () => {
     const port = String(await freePort())
     const started = spawnNode(resolve(import.meta.dirname, '../../api/src/main.ts'), {
       API_PORT: port,
@@ -605,8 +606,8 @@ describe('a process started with a bad agent setting', () => {
       AUTH_MD_ENABLED: 'true',
       AUTH_MD_SIGNING_SECRET: 'too-short',
     })
-    const { code } = await started.exited
-    expect(code).toBe(1)
+    const { code } = await untilExit(started)
+    expect(code, started.output()).toBe(1)
     const lines = started.output().trim().split('\n')
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/^Invalid environment: AUTH_MD_SIGNING_SECRET/)

@@ -10,7 +10,6 @@
  *   server: the metadata document, and the authorization-code grant (PKCE, the `/mcp` resource)
  *   with a person signing in and approving in headless Chromium.
  */
-import type { ChildProcess } from 'node:child_process'
 import { mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -19,7 +18,8 @@ import { compiledTools } from '@quire/mcp'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../../tooling/vitest/free-port.ts'
-import { settleAll, signalGroup, spawnTracked } from '../../../tooling/vitest/processes.ts'
+import { type Finished, finish, settleAll, spawnTracked, watch } from '../../../tooling/vitest/processes.ts'
+import { timeoutFor, untilLine } from '../../../tooling/vitest/waits.ts'
 import { launchChromium, startTestWeb, type TestWeb } from './helper.ts'
 import { userWithKey } from './mcp-helper.ts'
 
@@ -67,49 +67,25 @@ async function binOf(pkg: string, name: string): Promise<string> {
   return join(dir, bin)
 }
 
-interface Finished {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-  readonly ms: number
-}
-
 /**
- * Runs a Node script to its end with this Node, in an environment built from scratch (a temporary
- * HOME, nothing of ours), in a process group of its own that cannot outlive the test
- * (tooling/vitest/processes.ts); past `timeoutMs` the group is SIGKILLed. `onStdout` sees the
- * output so far each time more arrives.
+ * Starts a Node script with this Node, in an environment built from scratch (a temporary HOME,
+ * nothing of ours), in a process group of its own that cannot outlive the test
+ * (tooling/vitest/processes.ts).
  */
-function runNode(script: string, args: readonly string[], options: { timeoutMs?: number; onStdout?: (sofar: string) => void } = {}) {
-  const started = performance.now()
-  const child: ChildProcess = spawnTracked(process.execPath, [script, ...args], {
+function startNode(script: string, args: readonly string[]) {
+  return spawnTracked(process.execPath, [script, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: home, LANG: 'C.UTF-8', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) },
     cwd: home,
     stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8')
-    options.onStdout?.(stdout)
-  })
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8')
-  })
-  const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), options.timeoutMs ?? 60_000)
-  return new Promise<Finished>((done, fail) => {
-    child.once('error', fail)
-    child.once('close', (code) => {
-      clearTimeout(timer)
-      done({ code, stdout, stderr, ms: performance.now() - started })
-    })
   })
 }
 
 /** `inspector --cli {url} --transport http [--header "Authorization: Bearer …"] …` */
 async function inspector(token: string | null, args: readonly string[], url = `${web.url}/mcp`): Promise<Finished> {
   const auth = token === null ? [] : ['--header', `Authorization: Bearer ${token}`]
-  return runNode(await binOf('@modelcontextprotocol/inspector', 'inspector'), ['--cli', url, '--transport', 'http', ...auth, ...args])
+  return finish(
+    startNode(await binOf('@modelcontextprotocol/inspector', 'inspector'), ['--cli', url, '--transport', 'http', ...auth, ...args]),
+  )
 }
 
 /** What a run printed, for failure messages. */
@@ -192,7 +168,8 @@ function forwardable(headers: IncomingHttpHeaders): Record<string, string> {
   return out
 }
 
-describe('the MCP Inspector CLI against /mcp', { timeout: 60_000 }, () => {
+// Each test runs the Inspector at most three times, each run one wait (tooling/vitest/waits.ts).
+describe('the MCP Inspector CLI against /mcp', { timeout: timeoutFor(3) }, () => {
   it('lists exactly the 23 tools of @quire/mcp', async () => {
     const run = await inspector(owner.token, ['--method', 'tools/list'])
     expect(run.code, printed(run)).toBe(exit.ok)
@@ -328,7 +305,8 @@ describe('the MCP Inspector CLI against /mcp', { timeout: 60_000 }, () => {
  * Its `server` scenarios are not run here: that command has no option to send a credential (each
  * would meet our 401 before any check), and most need its fixture tools (tools-call-*, prompts-*).
  */
-describe('the MCP conformance suite against the authorization server', { timeout: 90_000 }, () => {
+// Waits: the suite's authorization URL, then its end.
+describe('the MCP conformance suite against the authorization server', { timeout: timeoutFor(2) }, () => {
   it('passes every check of its authorization scenarios, signing in through the browser', async () => {
     // The suite's callback listener: a loopback redirect URI registered for a fresh public client.
     const port = await freePort()
@@ -343,35 +321,22 @@ describe('the MCP conformance suite against the authorization server', { timeout
     const outputDir = await mkdtemp(join(home, 'conformance-'))
 
     // The suite prints the authorization URL and waits for the redirect to its listener.
-    let authorizationUrl: (url: string) => void = () => {}
-    const asked = new Promise<string>((done) => {
-      authorizationUrl = done
-    })
-    const prefix = `${web.url}/oauth2/authorize?`
-    const conformance = runNode(
-      await binOf('@modelcontextprotocol/conformance', 'conformance'),
-      [
-        'authorization',
-        '--url',
-        web.url,
-        '--client-id',
-        clientId,
-        '--resource',
-        `${web.url}/mcp`,
-        '--port',
-        String(port),
-        '--output-dir',
-        outputDir,
-      ],
-      {
-        timeoutMs: 75_000,
-        onStdout: (sofar) => {
-          const line = sofar.split('\n').find((l) => l.startsWith(prefix))
-          if (line !== undefined) authorizationUrl(line.trim())
-        },
-      },
-    )
-    const url = await Promise.race([asked, conformance.then((run) => Promise.reject(new Error(`no authorization URL:\n${printed(run)}`)))])
+    const suite = startNode(await binOf('@modelcontextprotocol/conformance', 'conformance'), [
+      'authorization',
+      '--url',
+      web.url,
+      '--client-id',
+      clientId,
+      '--resource',
+      `${web.url}/mcp`,
+      '--port',
+      String(port),
+      '--output-dir',
+      outputDir,
+    ])
+    const conformance = finish(suite)
+    const [, url = ''] = await untilLine(watch(suite), /^(http\S*\/oauth2\/authorize\?\S+)/)
+    expect(url.startsWith(`${web.url}/oauth2/authorize?`), url).toBe(true)
 
     const context = await browser.newContext()
     try {

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { killAllNodeProcesses, spawnNode } from '../../../tooling/vitest/node-process.ts'
 import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
+import { timeoutFor, untilExit, untilHealthy } from '../../../tooling/vitest/waits.ts'
 import { freePort } from './helper.ts'
 
 const serveLocal = resolve(import.meta.dirname, '../src/serve-local.ts')
@@ -15,20 +16,10 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
 })
 
-async function until(url: string, timeoutMs: number, why: () => string): Promise<Response> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    try {
-      return await fetch(url)
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${url} never answered:\n${why()}`)
-      await new Promise((done) => setTimeout(done, 200))
-    }
-  }
-}
-
 describe('processes', () => {
-  it('`pnpm start` serves the API and the web app from one process on one database, and shuts both down on SIGTERM', async () => {
+  it('`pnpm start` serves the API and the web app from one process on one database, and shuts both down on SIGTERM', {
+    timeout: timeoutFor(2),
+  }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'quire-web-start-'))
     dirs.push(dataDir)
     const database = testEngine === 'postgres' ? await testDatabase() : null
@@ -42,9 +33,8 @@ describe('processes', () => {
       ...(database?.url ? { DATABASE_URL: database.url } : {}),
     })
     try {
-      const health = await until(`http://127.0.0.1:${apiPort}/health`, 60_000, server.output)
-      expect(health.status).toBe(200)
-      const home = await until(`${webUrl}/`, 10_000, server.output)
+      await untilHealthy(server, [`http://127.0.0.1:${apiPort}/health`, `${webUrl}/health`])
+      const home = await fetch(`${webUrl}/`)
       expect(home.status).toBe(200)
       expect(await home.text()).toContain(`href="http://localhost:${apiPort}/docs"`)
       const discovery = await fetch(`${webUrl}/dev-oidc/.well-known/openid-configuration`)
@@ -52,19 +42,18 @@ describe('processes', () => {
       // The local session secret was generated into the data directory.
       expect((await stat(join(dataDir, 'session-secret'))).isFile()).toBe(true)
 
-      await server.stop()
-      expect(await server.exited).toEqual({ code: 0, signal: null })
+      expect(await server.stop(), server.output()).toEqual({ code: 0, signal: null })
       await expect(fetch(`${webUrl}/`)).rejects.toThrow()
     } finally {
       await database?.close()
     }
   })
 
-  it('the web app alone refuses the embedded database, which one process owns', async () => {
+  it('the web app alone refuses the embedded database, which one process owns', { timeout: timeoutFor(1) }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'quire-web-main-'))
     dirs.push(dataDir)
     const web = spawnNode(webMain, { QUIRE_DATA_DIR: dataDir, WEB_PORT: String(await freePort()) })
-    expect((await web.exited).code).toBe(1)
+    expect((await untilExit(web)).code, web.output()).toBe(1)
     expect(web.output()).toContain('needs PostgreSQL (DATABASE_URL)')
   })
 })

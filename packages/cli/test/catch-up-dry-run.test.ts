@@ -6,8 +6,9 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { timeoutFor } from '../../../tooling/vitest/waits.ts'
 import { ansi, plain, runOnTerminal } from './pty.ts'
-import { type Finished, type Quire, startQuire } from './quire-process.ts'
+import { commandsTimeout, type Finished, type Quire, startQuire } from './quire-process.ts'
 
 let quire: Quire
 let ada = ''
@@ -51,12 +52,13 @@ beforeAll(async () => {
       text,
     )
   }
-}, 120_000)
+  // Waits: the start, a token, five commands.
+}, timeoutFor(7))
 afterAll(async () => {
   await quire?.stop()
-})
+}, timeoutFor(1))
 
-describe('quire artifact changes --since', () => {
+describe('quire artifact changes --since', { timeout: commandsTimeout }, () => {
   it('JSON: the server answer (versions after N, diff from N to the head)', async () => {
     const changes = await json<{ versions: { items: { versionNumber: number }[] }; diff: string; latestVersion: number }>([
       'artifact',
@@ -101,7 +103,7 @@ describe('quire artifact changes --since', () => {
   })
 })
 
-describe('--dry-run asks the server where it can', () => {
+describe('--dry-run asks the server where it can', { timeout: commandsTimeout }, () => {
   it('artifact update --dry-run: "Would append version N to OWNER/PROJECT/SLUG" and the diff; nothing written', async () => {
     const args = ['artifact', 'update', named, '--content-file', '-', '--expected-latest-version', '3', '--dry-run']
     const four = '# Plan\n\nFour.\n'

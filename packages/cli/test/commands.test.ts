@@ -5,8 +5,9 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { timeoutFor } from '../../../tooling/vitest/waits.ts'
 import { ansi, runOnTerminal } from './pty.ts'
-import { AT_ONCE_MS, type Finished, type Quire, startQuire } from './quire-process.ts'
+import { AT_ONCE_MS, commandsTimeout, type Finished, type Quire, startQuire } from './quire-process.ts'
 
 let quire: Quire
 let ada = ''
@@ -18,10 +19,11 @@ beforeAll(async () => {
   ada = await quire.token('ada@example.com')
   bob = await quire.token('bob@example.com')
   asAda = (args, options = {}) => quire.cli(args, { ...options, env: { AGENT_SERVICE_TOKEN: ada, ...options.env } })
-}, 120_000)
+  // Waits: the start, two tokens.
+}, timeoutFor(3))
 afterAll(async () => {
   await quire?.stop()
-})
+}, timeoutFor(1))
 
 /** Runs a command in JSON mode, expects success, and returns the one JSON document it printed. */
 async function json<T = Record<string, unknown>>(args: readonly string[], options: { stdin?: string; token?: string } = {}): Promise<T> {
@@ -40,7 +42,7 @@ function errorOf(done: Finished): { code: string; message: string; exitCode: num
   return JSON.parse(lines[0] ?? '').error
 }
 
-describe('quire, every command against a running server', () => {
+describe('quire, every command against a running server', { timeout: commandsTimeout }, () => {
   let projectOwner = ''
   let artifactId = ''
 
@@ -325,7 +327,7 @@ describe('quire, every command against a running server', () => {
   })
 })
 
-describe('quire, failures and conventions', () => {
+describe('quire, failures and conventions', { timeout: commandsTimeout }, () => {
   it('without a credential: exit 4 and the way out', async () => {
     const done = await quire.cli(['whoami'])
     expect(done.code).toBe(4)

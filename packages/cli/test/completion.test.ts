@@ -14,7 +14,7 @@ import { spawnTracked } from '../../../tooling/vitest/processes.ts'
 import { completionScript, completionShells } from '../src/commands/completion.ts'
 import { commands } from '../src/registry/commands.ts'
 import { globalFlags } from '../src/registry/globals.ts'
-import { finish } from './quire-process.ts'
+import { commandsTimeout, finish } from './quire-process.ts'
 
 let root = ''
 /** The working directory of every shell: files for the flags that take one. */
@@ -58,10 +58,10 @@ function need(shell: 'bash' | 'zsh' | 'fish'): void {
     )
 }
 
-/** Runs a shell in `work` to its end (its process group SIGKILLed after 20 s) and returns its output. */
+/** Runs a shell in `work` to its end (one wait: tooling/vitest/waits.ts) and returns its output. */
 async function run(command: string, args: readonly string[]): Promise<string> {
   const child = spawnTracked(command, args, { cwd: work, env, stdio: ['pipe', 'pipe', 'pipe'] })
-  const done = await finish(child, performance.now(), { timeoutMs: 20_000 })
+  const done = await finish(child)
   if (done.code !== 0) throw new Error(`${command} exited ${done.code}: ${done.stderr}${done.stdout}`)
   return done.stdout
 }
@@ -84,7 +84,7 @@ const cases = (out: string) =>
 /** The line that asks for a group's subcommands. */
 const lineAt = (group: string) => (group ? `quire ${group} ` : 'quire ')
 
-describe('bash', () => {
+describe('bash', { timeout: commandsTimeout }, () => {
   /**
    * The replies of `_quire` for each line typed so far, the cursor at its end, in one bash. The
    * function reads COMP_LINE and COMP_POINT; COMP_WORDS (split here at blanks only) and COMP_CWORD
@@ -175,7 +175,7 @@ zpty -d shell`
   })
 })
 
-describe('zsh', () => {
+describe('zsh', { timeout: commandsTimeout }, () => {
   /**
    * What zsh's completion system offers for a line typed so far, as [word, description] pairs: an
    * interactive zsh on a pseudo-terminal, with compinit and the script found as _quire in $fpath
@@ -275,7 +275,7 @@ print READY
   })
 })
 
-describe('fish', () => {
+describe('fish', { timeout: commandsTimeout }, () => {
   /** `complete -C` for each line typed so far, in one fish: [word, description] pairs. */
   async function completeEach(lines: readonly string[]): Promise<[string, string][][]> {
     need('fish')

@@ -9,7 +9,8 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settleAll } from '../../../tooling/vitest/processes.ts'
-import { AT_ONCE_MS, type Finished, type Quire, startQuire } from './quire-process.ts'
+import { timeoutFor } from '../../../tooling/vitest/waits.ts'
+import { AT_ONCE_MS, commandsTimeout, type Finished, type Quire, startQuire } from './quire-process.ts'
 import { type SecretService, startSecretService } from './secret-service.ts'
 
 let quire: Quire
@@ -32,11 +33,12 @@ beforeAll(async () => {
   ada = await quire.token('ada@example.com')
   bob = await quire.token('bob@example.com')
   carol = await quire.token('carol@example.com')
-}, 120_000)
+  // Waits: the starts (at once), three tokens.
+}, timeoutFor(4))
 afterAll(async () => {
   await keyring?.stop()
   await quire?.stop()
-})
+}, timeoutFor(2))
 
 /** `quire` inside the keyring's D-Bus session. */
 function inSession(args: readonly string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<Finished> {
@@ -65,7 +67,7 @@ async function filesUnder(dir: string): Promise<{ path: string; text: string }[]
 
 const credentialsFile = () => join(quire.home, '.config', 'quire', 'credentials.json')
 
-describe('the OS credential store (Secret Service)', () => {
+describe('the OS credential store (Secret Service)', { timeout: commandsTimeout }, () => {
   it('login --token-stdin keeps the token in the store only; a new process uses it; auth status names the source, never the secret', async () => {
     const login = await inSession(['login', '--token-stdin', '--format', 'json'], { stdin: ada })
     expect(parsed(login)).toMatchObject({ stored: true, baseUrl: quire.apiUrl, source: 'stdin', user: { email: 'ada@example.com' } })
@@ -212,7 +214,7 @@ describe('the OS credential store (Secret Service)', () => {
   })
 })
 
-describe('without any credential store (no D-Bus session)', () => {
+describe('without any credential store (no D-Bus session)', { timeout: commandsTimeout }, () => {
   it('login fails at once with exit 8 and the remedy, writes no secret anywhere under HOME; an env token still works', async () => {
     // quire.cli's environment has no DBUS_SESSION_BUS_ADDRESS: no session bus at all.
     const browser = await quire.cli(['login'])

@@ -7,8 +7,9 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { ansi, plain, runOnTerminal } from './pty.ts'
-import { cliEntry, type Finished, type Quire, startQuire } from './quire-process.ts'
+import { cliEntry, commandsTimeout, type Finished, type Quire, startQuire } from './quire-process.ts'
 
 let quire: Quire
 let ada = ''
@@ -23,10 +24,11 @@ beforeAll(async () => {
   const created = await as(['project', 'create', '--owner-username', 'ada', '--slug', 'notes', '--title', 'Notes', '--icon', 'N'])
   expect(created.stdout).toBe(`Created project ada/notes: ${quire.webUrl}/ada/notes\n`)
   await writeFile(join(quire.home, 'plan.md'), '# Plan\n\nFirst.\n')
-}, 120_000)
+  // Waits: the start, a token, a command.
+}, timeoutFor(3))
 afterAll(async () => {
   await quire?.stop()
-})
+}, timeoutFor(1))
 
 /** The one JSON document a command printed (JSON mode), after checking it succeeded. */
 async function json<T = Record<string, unknown>>(args: readonly string[], stdin?: string): Promise<T> {
@@ -38,7 +40,7 @@ async function json<T = Record<string, unknown>>(args: readonly string[], stdin?
 /** The environment `quire` gets on the pseudo-terminal. */
 const terminalEnv = (extra: Record<string, string> = {}) => quire.cliEnv({ AGENT_SERVICE_TOKEN: ada, ...extra })
 
-describe('artifacts by path, body fields as flags, output like gh', () => {
+describe('artifacts by path, body fields as flags, output like gh', { timeout: commandsTimeout }, () => {
   it('push prints one line with the URL and the version; its changelog does not carry the local path', async () => {
     const file = join(quire.home, 'plan.md')
     const done = await as(['push', '--owner', 'ada', '--project-slug', 'notes', '--file', file])
@@ -146,7 +148,7 @@ describe('artifacts by path, body fields as flags, output like gh', () => {
   })
 })
 
-describe('errors that say what to do next', () => {
+describe('errors that say what to do next', { timeout: commandsTimeout }, () => {
   it('bare quire prints help (exit 0): commands, examples, and what each exit code means', async () => {
     const done = await quire.cli([])
     expect(done.code).toBe(0)
@@ -212,7 +214,7 @@ describe('errors that say what to do next', () => {
   })
 })
 
-describe('the owner keeps the audit trail of a deleted artifact', () => {
+describe('the owner keeps the audit trail of a deleted artifact', { timeout: commandsTimeout }, () => {
   it('after delete, the trail is readable by id and marked deleted', async () => {
     await writeFile(join(quire.home, 'gone.md'), '# Gone\n')
     await as(['push', '--owner', 'ada', '--project-slug', 'notes', '--file', join(quire.home, 'gone.md')])
@@ -234,7 +236,7 @@ describe('the owner keeps the audit trail of a deleted artifact', () => {
   })
 })
 
-describe('on a terminal', () => {
+describe('on a terminal', { timeout: commandsTimeout }, () => {
   it('tables show relative times; diffs are coloured; NO_COLOR and --no-color turn colour off', async () => {
     const list = await runOnTerminal(['artifact', 'list'], { env: terminalEnv() })
     expect(plain(list.stdout)).toMatch(/^ada\s+notes\s+plan\s+5\s+Plan\s+(just now|\d+ seconds? ago|\d+ minutes? ago)\s*$/m)
@@ -311,7 +313,7 @@ describe('on a terminal', () => {
     expect(done.code).toBe(0)
     expect(done.stdout).toBe(`${url}\n`)
     // The browser is started detached: wait for it to have written.
-    for (let i = 0; i < 50 && !(await readFile(opened, 'utf8').catch(() => '')); i++) await new Promise((r) => setTimeout(r, 100))
-    expect(await readFile(opened, 'utf8')).toBe(url)
+    const written = async () => (await readFile(opened, 'utf8').catch(() => '')) || undefined
+    expect(await until(`$BROWSER to write ${opened}`, written)).toBe(url)
   })
 })

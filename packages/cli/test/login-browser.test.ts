@@ -11,8 +11,9 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../../../tooling/vitest/chromium.ts'
-import { settleAll, spawnTracked } from '../../../tooling/vitest/processes.ts'
-import { cliEntry, type Finished, finish, type Quire, startQuire } from './quire-process.ts'
+import { settleAll, spawnTracked, watch } from '../../../tooling/vitest/processes.ts'
+import { timeoutFor, untilLine } from '../../../tooling/vitest/waits.ts'
+import { cliEntry, commandsTimeout, type Finished, finish, type Quire, startQuire } from './quire-process.ts'
 import { type SecretService, startSecretService } from './secret-service.ts'
 
 let quire: Quire
@@ -35,12 +36,13 @@ beforeAll(async () => {
     }),
   ])
   person = await browser.newContext()
-}, 120_000)
+  // Waits: the starts, at once.
+}, timeoutFor(1))
 afterAll(async () => {
   await browser?.close()
   await keyring?.stop()
   await quire?.stop()
-})
+}, timeoutFor(2))
 
 /** The environment of `quire` in the keyring's session: what quire.cli gives it, plus the bus. */
 const cliEnv = () => quire.cliEnv(keyring.env)
@@ -65,16 +67,8 @@ async function loginInBrowser(options: { email?: string; decision?: 'approve' | 
     env: cliEnv(),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
-  const finished = finish(child, performance.now(), { timeoutMs: 90_000 })
-  const url = await new Promise<URL>((done, fail) => {
-    let stderr = ''
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8')
-      const printed = /Open this URL to sign in: (\S+)/.exec(stderr)
-      if (printed?.[1]) done(new URL(printed[1]))
-    })
-    child.once('close', (code) => fail(new Error(`quire login exited (${code}) before printing the URL:\n${stderr}`)))
-  })
+  const finished = finish(child)
+  const url = new URL((await untilLine(watch(child), /Open this URL to sign in: (\S+)/))[1] as string)
   const page = await person.newPage()
   try {
     await page.goto(url.href)
@@ -116,7 +110,7 @@ async function profileStatus(token: string): Promise<number> {
   return (await fetch(`${quire.apiUrl}/api/profile/me`, { headers: { authorization: `Bearer ${token}` } })).status
 }
 
-describe('quire login through the browser', { timeout: 120_000 }, () => {
+describe('quire login through the browser', { timeout: commandsTimeout }, () => {
   it('signs in with PKCE and a loopback redirect, keeps the tokens in the Secret Service, and a new process is that person', async () => {
     const { done, url } = await loginInBrowser({ email: 'dora@example.com' })
     expect(done.code, done.stderr).toBe(0)
@@ -221,18 +215,8 @@ describe('quire login through the browser', { timeout: 120_000 }, () => {
       env: cliEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],
     })
-    const finished = finish(child, performance.now(), { timeoutMs: 30_000 })
-    let stderr = ''
-    const waiting = new Promise<void>((done) => {
-      child.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8')
-        if (stderr.includes('Waiting for the sign-in')) done()
-      })
-    })
-    const ended = finished.then((early) => {
-      throw new Error(`quire login ended before waiting for the browser (${early.code}): ${early.stderr}`)
-    })
-    await Promise.race([waiting, ended])
+    const finished = finish(child)
+    await untilLine(watch(child), /Waiting for the sign-in/)
     child.kill('SIGINT')
     const done = await finished
     expect(done.code).toBe(130)

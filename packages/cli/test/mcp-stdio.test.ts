@@ -12,7 +12,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runDirVariable } from '../../../tooling/vitest/process-records.ts'
 import { trackGroup } from '../../../tooling/vitest/processes.ts'
-import { cliEntry, type Quire, startQuire } from './quire-process.ts'
+import { tail, timeoutFor, waitBudgetMs } from '../../../tooling/vitest/waits.ts'
+import { cliEntry, commandsTimeout, type Quire, startQuire } from './quire-process.ts'
 
 let quire: Quire
 let key = ''
@@ -21,12 +22,16 @@ const clients: Client[] = []
 beforeAll(async () => {
   quire = await startQuire()
   key = await quire.token('mia@example.com')
-}, 120_000)
+  // Waits: the start, a token.
+}, timeoutFor(2))
 afterAll(async () => {
   // Closing ends the server's standard input (it exits), then SIGTERM, then SIGKILL if it did not.
   await Promise.allSettled(clients.map((client) => client.close()))
   await quire?.stop()
-})
+}, timeoutFor(1))
+
+/** Each request waits for the server's answer as long as a wait for a process may (tooling/vitest/waits.ts). */
+const answered = { timeout: waitBudgetMs }
 
 /** `setsid` (Linux) makes the server the leader of a process group of its own, which the test tooling can track and kill. */
 const setsid = process.env.PATH?.split(delimiter)
@@ -61,12 +66,16 @@ async function connect(env: Record<string, string>): Promise<{ client: Client; s
   }
   const client = new Client({ name: 'quire-cli-test', version: '0.0.0' })
   clients.push(client)
-  await client.connect(transport)
+  try {
+    await client.connect(transport, answered)
+  } catch (error) {
+    throw new Error(`\`${node.join(' ')}\` did not answer initialize: ${(error as Error).message}\nThe end of its stderr:\n${tail(stderr)}`)
+  }
   return { client, stderr: () => stderr }
 }
 
 async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult
+  return (await client.callTool({ name, arguments: args }, undefined, answered)) as CallToolResult
 }
 
 /** A successful call's structured answer. */
@@ -85,11 +94,11 @@ function errorOf(result: CallToolResult): Record<string, unknown> {
   return (JSON.parse(block.text) as { error: Record<string, unknown> }).error
 }
 
-describe('quire mcp, the MCP tools over stdio against a running Quire', () => {
+describe('quire mcp, the MCP tools over stdio against a running Quire', { timeout: commandsTimeout }, () => {
   it('lists the 23 tools, runs them on the API, and the audit trail names the mcp surface', async () => {
     const { client, stderr } = await connect({ AGENT_SERVICE_TOKEN: key })
     expect(client.getServerVersion()).toMatchObject({ name: 'quire' })
-    const { tools } = await client.listTools()
+    const { tools } = await client.listTools(undefined, answered)
     expect(tools).toHaveLength(23)
 
     const me = await call(client, 'get_current_principal')
@@ -132,7 +141,7 @@ describe('quire mcp, the MCP tools over stdio against a running Quire', () => {
 
   it('an invalid token: the server starts, and a tool call is an isError result with code invalid_token', async () => {
     const { client } = await connect({ AGENT_SERVICE_TOKEN: 'qk_not-a-real-key' })
-    expect((await client.listTools()).tools).toHaveLength(23)
+    expect((await client.listTools(undefined, answered)).tools).toHaveLength(23)
     const result = await callTool(client, 'get_current_principal')
     expect(errorOf(result)).toMatchObject({ code: 'invalid_token' })
   })

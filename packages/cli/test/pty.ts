@@ -13,7 +13,7 @@ const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
 
 export async function runOnTerminal(
   args: readonly string[],
-  options: { env: Record<string, string>; input?: string; cwd?: string; timeoutMs?: number },
+  options: { env: Record<string, string>; input?: string; cwd?: string },
 ): Promise<Finished> {
   const command = [process.execPath, '--conditions=source', cliEntry, ...args].map(quote).join(' ')
   // `-e`: script exits with the child's status; `-q`: no banner; the typescript file is discarded.
@@ -22,10 +22,7 @@ export async function runOnTerminal(
     ...(options.cwd ? { cwd: options.cwd } : {}),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
-  const done = await finish(child, performance.now(), {
-    ...(options.input !== undefined ? { stdin: options.input } : {}),
-    timeoutMs: options.timeoutMs ?? 30_000,
-  })
+  const done = await finish(child, options.input !== undefined ? { stdin: options.input } : {})
   return { ...done, stdout: done.stdout.replaceAll('\r\n', '\n') }
 }
 

@@ -18,8 +18,9 @@ export const cliEntry =
   process.env.QUIRE_TEST_CLI === 'built' ? join(repo, 'packages/cli/dist/bin.js') : join(repo, 'packages/cli/src/bin.ts')
 
 import { freePort } from '../../../tooling/vitest/free-port.ts'
-import { spawnNode, untilHealthy } from '../../../tooling/vitest/node-process.ts'
+import { spawnNode } from '../../../tooling/vitest/node-process.ts'
 import { type Finished, finish, spawnTracked } from '../../../tooling/vitest/processes.ts'
+import { timeoutFor, untilHealthy } from '../../../tooling/vitest/waits.ts'
 
 export { type Finished, finish, freePort }
 
@@ -30,26 +31,32 @@ export { type Finished, finish, freePort }
  */
 export const AT_ONCE_MS = 15_000
 
+/**
+ * The timeout of a test of the CLI's files (tooling/vitest/waits.ts): it runs a command (`quire`,
+ * `secret-tool`, a shell) at most fifteen times, each run a wait for its end.
+ */
+export const commandsTimeout = timeoutFor(15)
+
 /** Only what a process needs from ours: never a DATABASE_URL or token of the developer. */
 function baseEnv(): Record<string, string> {
   return { PATH: process.env.PATH ?? '', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}), LANG: 'C.UTF-8' }
 }
 
 /**
- * Runs a Node script to its end, with `stdin` as its standard input (closed when absent); in a
- * process group of its own that cannot outlive the test (tooling/vitest/processes.ts).
+ * Runs a Node script to its end (one wait: tooling/vitest/waits.ts), with `stdin` as its standard
+ * input (closed when absent); in a process group of its own that cannot outlive the test
+ * (tooling/vitest/processes.ts).
  */
 export function runNode(
   args: readonly string[],
-  options: { env?: Record<string, string>; stdin?: string; timeoutMs?: number; cwd?: string } = {},
+  options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {},
 ): Promise<Finished> {
-  const started = performance.now()
   const child = spawnTracked(process.execPath, ['--conditions=source', ...args], {
     env: { ...baseEnv(), ...options.env },
     cwd: options.cwd ?? repo,
     stdio: ['pipe', 'pipe', 'pipe'],
   })
-  return finish(child, started, options)
+  return finish(child, options.stdin === undefined ? {} : { stdin: options.stdin })
 }
 
 export interface Quire {
@@ -57,8 +64,8 @@ export interface Quire {
   readonly webUrl: string
   /** A fresh API key for this email (the user is created when new), from the operator command. */
   token(email: string, scopes?: readonly string[]): Promise<string>
-  /** Runs `quire` against this Quire, in a private HOME; `env` adds to (or overrides) its environment. */
-  cli(args: readonly string[], options?: { env?: Record<string, string>; stdin?: string; timeoutMs?: number }): Promise<Finished>
+  /** Runs `quire` against this Quire (one wait), in a private HOME; `env` adds to (or overrides) its environment. */
+  cli(args: readonly string[], options?: { env?: Record<string, string>; stdin?: string }): Promise<Finished>
   /** The private HOME the CLI runs in (its credentials file lives under it). */
   readonly home: string
   /** The environment `cli` runs the CLI with (for tests that spawn it themselves), plus `extra`. */
@@ -90,7 +97,7 @@ export async function startQuire(): Promise<Quire> {
     { cwd: repo },
   )
   try {
-    await untilHealthy(server, [`${apiUrl}/health`, `${webUrl}/health`], 60_000)
+    await untilHealthy(server, [`${apiUrl}/health`, `${webUrl}/health`])
   } catch (error) {
     // Whatever went wrong, the server goes before its files.
     await server.kill()
@@ -118,16 +125,15 @@ export async function startQuire(): Promise<Quire> {
     },
     cliEnv,
     cli(args, options = {}) {
-      return runNode([cliEntry, ...args], {
-        env: cliEnv(options.env),
-        ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      })
+      return runNode([cliEntry, ...args], { env: cliEnv(options.env), ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) })
     },
     async stop() {
-      await server.stop()
-      await rm(dataDir, { recursive: true, force: true })
-      await rm(home, { recursive: true, force: true })
+      try {
+        await server.stop()
+      } finally {
+        await rm(dataDir, { recursive: true, force: true })
+        await rm(home, { recursive: true, force: true })
+      }
     },
   }
 }

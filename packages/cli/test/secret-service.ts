@@ -2,7 +2,8 @@ import { type ChildProcess, spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { processAlive, signalGroup, spawnTracked } from '../../../tooling/vitest/processes.ts'
+import { processAlive, signalGroup, spawnTracked, watch } from '../../../tooling/vitest/processes.ts'
+import { until, untilExit, untilLine } from '../../../tooling/vitest/waits.ts'
 import { type Finished, finish } from './quire-process.ts'
 
 /**
@@ -68,33 +69,16 @@ export async function startSecretService(): Promise<SecretService> {
     env: sessionEnv,
     stdio: ['pipe', 'pipe', 'pipe'],
   })
-  let output = ''
-  const ready = new Promise<[number, string]>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`the Secret Service session did not start:\n${output}`)), 15_000)
-    session.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8')
-      const found = /^ready (\d+) (\S+)$/m.exec(output)
-      if (found?.[1] && found[2]) {
-        clearTimeout(timer)
-        done([Number(found[1]), found[2]])
-      }
-    })
-    session.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8')
-    })
-    session.once('exit', (code) => {
-      clearTimeout(timer)
-      fail(new Error(`the Secret Service session ended (${code}):\n${output}`))
-    })
-  })
+  const watched = watch(session)
   let pid: number
   let address: string
   try {
-    ;[pid, address] = await ready
+    const [, daemon, bus] = await untilLine(watched, /^ready (\d+) (\S+)$/)
+    ;[pid, address] = [Number(daemon), bus as string]
   } catch (error) {
     // The session and whatever it started go, then its files.
     signalGroup(session, 'SIGKILL')
-    if (session.exitCode === null && session.signalCode === null) await new Promise((done) => session.once('exit', done))
+    await watched.exited
     await rm(home, { recursive: true, force: true })
     throw error
   }
@@ -102,7 +86,7 @@ export async function startSecretService(): Promise<SecretService> {
 
   const run = (command: string, args: readonly string[]) => {
     const child = spawnTracked(command, args, { env: { ...sessionEnv, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
-    return finish(child, performance.now(), { timeoutMs: 10_000 })
+    return finish(child)
   }
   return {
     env,
@@ -114,17 +98,19 @@ export async function startSecretService(): Promise<SecretService> {
       try {
         process.kill(pid, 'SIGCONT')
       } catch {}
-      if (session.exitCode === null) {
-        const exited = new Promise((done) => session.once('exit', done))
+      try {
         session.stdin?.end()
-        await exited
+        await untilExit(watched)
+        // The daemon leaves when its bus goes away (and is killed with the session's group); make
+        // sure of it before removing its files.
+        await until(`gnome-keyring-daemon (pid ${pid}) to leave with its session`, () => !processAlive(pid), { everyMs: 100 })
+      } catch (error) {
+        signalGroup(session, 'SIGKILL')
+        if (processAlive(pid)) process.kill(pid, 'SIGKILL')
+        throw error
+      } finally {
+        await rm(home, { recursive: true, force: true })
       }
-      // The daemon leaves when its bus goes away (and is killed with the session's group); make
-      // sure of it before removing its files.
-      const alive = () => processAlive(pid)
-      for (let i = 0; i < 50 && alive(); i++) await new Promise((done) => setTimeout(done, 100))
-      if (alive()) process.kill(pid, 'SIGTERM')
-      await rm(home, { recursive: true, force: true })
     },
   }
 }

@@ -287,6 +287,41 @@ describe(`the OpenAPI document says what is sent (${engine})`, () => {
     expect(JSON.stringify(doc)).not.toContain('x-quire-')
   })
 
+  it('describes every response in its own words, not the generator\'s "Default Response"', () => {
+    for (const [path, methods] of Object.entries(
+      doc.paths as Record<string, Record<string, { responses: Record<string, { description?: string }> }>>,
+    ))
+      for (const [method, operation] of Object.entries(methods))
+        for (const [status, given] of Object.entries(operation.responses)) {
+          const ref = (given as { $ref?: string }).$ref
+          const response = ref ? doc.components.responses[ref.split('/').pop() as string] : given
+          expect(response?.description, `${method} ${path} ${status}`).toBeTruthy()
+          expect(response?.description, `${method} ${path} ${status}`).not.toBe('Default Response')
+        }
+  })
+
+  it('answers a method the document does not list at a documented path with 405 and Allow (a path with nothing there stays 404)', async () => {
+    const cases: [string, string, string][] = [
+      ['DELETE', '/health', 'GET, HEAD'],
+      ['PUT', '/api/profile/me', 'GET, HEAD, PATCH'],
+      ['PATCH', '/api/artifacts/art_00000000000000000000000000', 'DELETE, GET, HEAD'],
+      ['GET', '/api/share-links/shl_00000000000000000000000000/revoke', 'POST'],
+    ]
+    for (const [method, path, allow] of cases) {
+      const res = await api.request(method, path)
+      expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(405)
+      expect(res.headers.allow).toBe(allow)
+      expect(res.headers['content-type']).toContain('application/problem+json')
+      expect(res.json()).toMatchObject({ code: 'method_not_allowed', status: 405 })
+      // Every method Allow names is one the document lists at that path.
+      const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).find(([template]) =>
+        new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+      )?.[1]
+      for (const listed of allow.split(', ').filter((m) => m !== 'HEAD')) expect(documented, path).toHaveProperty(listed.toLowerCase())
+    }
+    expect((await api.request('GET', '/api/nothing-here')).statusCode).toBe(404)
+  })
+
   it('and the operations behave as documented: an optional body may be left out, a required one may not', async () => {
     const { owner, artifact } = await seedArtifact(api)
     const a = `/api/artifacts/${artifact.id}`
@@ -298,5 +333,15 @@ describe(`the OpenAPI document says what is sent (${engine})`, () => {
     const append = await api.request('POST', `${a}/versions`, { token: owner.token })
     expect(append.statusCode).toBe(400)
     expect(append.json()).toMatchObject({ code: 'validation_failed' })
+    // A JSON `null` is a body, and not the object the schema asks for: refused, not read as left out.
+    for (const path of [`${a}/share-links`, `${a}/versions/1/restore`]) {
+      const nulled = await api.request('POST', path, {
+        token: owner.token,
+        body: 'null',
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(nulled.statusCode, `${path}: ${nulled.body}`).toBe(400)
+      expect(nulled.json()).toMatchObject({ code: 'validation_failed' })
+    }
   })
 })

@@ -3,13 +3,14 @@ import { type Env, listOf } from './config.ts'
 import type { Runtime } from './container.ts'
 import { registerEdge } from './plugins/edge.ts'
 import { registerOpenApi } from './plugins/openapi.ts'
-import { handleError, handleNotFound } from './plugins/problem.ts'
+import { handleError } from './plugins/problem.ts'
 import { defaultRateLimit, type RateLimitSettings, registerRateLimit } from './plugins/rate-limit.ts'
 import { requestIdOf } from './plugins/request-id.ts'
 import { registerResourceMetadata } from './plugins/resource-metadata.ts'
 import { registerCors } from './plugins/security.ts'
 import { drainOnClose } from './plugins/shutdown.ts'
 import { validatorCompiler } from './plugins/validation.ts'
+import { handleUnrouted } from './routes/method-not-allowed.ts'
 import { registerOperations } from './routes/register.ts'
 
 export interface AppOptions {
@@ -94,7 +95,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const limiter = options.rateLimit === false ? null : await registerRateLimit(app, options.rateLimit ?? defaultRateLimit, runtime.database)
   if (limiter === null) app.decorate('authFailures', null)
   // Unknown URLs spend the caller's budget too: probing for routes is not free.
-  app.setNotFoundHandler(limiter ? { preHandler: limiter } : {}, handleNotFound)
+  app.setNotFoundHandler(limiter ? { preHandler: limiter } : {}, handleUnrouted)
   await registerOpenApi(app, { version: runtime.deps.config.version, ...(options.serverUrl ? { serverUrl: options.serverUrl } : {}) })
   registerOperations(app, runtime)
   return app

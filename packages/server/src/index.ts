@@ -17,7 +17,16 @@ export {
   cacheControlOf,
   etagMatches,
 } from './plugins/content-caching.ts'
-export { failureFromError, handleError, httpStatuses, httpStatusOf, problemBody, RefusalError, sendFailure } from './plugins/problem.ts'
+export {
+  failureFromError,
+  handleError,
+  httpStatuses,
+  httpStatusOf,
+  problemBody,
+  problemMediaType,
+  RefusalError,
+  sendFailure,
+} from './plugins/problem.ts'
 export { defaultRateLimit, type RateLimitSettings, registerRateLimit, sharedCounterOptions } from './plugins/rate-limit.ts'
 export { requestIdOf } from './plugins/request-id.ts'
 export { type AuditPruning, type PruneLog, startAuditPruning } from './retention.ts'

@@ -1,5 +1,5 @@
 import type { ErrorCode, OAuthErrorCode } from '@quire/core'
-import { failureFromError, httpStatusOf, problemBody } from '@quire/server'
+import { failureFromError, httpStatusOf, problemBody, problemMediaType } from '@quire/server'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { errorPage } from '../pages/error-page.ts'
 import { visitorOf } from '../web-caller.ts'
@@ -20,7 +20,7 @@ export function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string
   return reply
     .code(httpStatusOf(code))
     .header('cache-control', 'no-store')
-    .type('application/problem+json; charset=utf-8')
+    .type(`${problemMediaType}; charset=utf-8`)
     .send(JSON.stringify(problemBody({ code, message: detail, ...(errors ? { errors: [...errors] } : {}) }, reply.request.id)))
 }
 

@@ -199,7 +199,3 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   else request.log.info({ code: failure.code, detail: failure.message }, 'request refused')
   return sendFailure(reply, failure)
 }
-
-export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendFailure(reply, { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` })
-}

@@ -35,8 +35,8 @@ const NoQuery = Type.Object({}, { additionalProperties: false })
 const IdempotencyHeaders = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) })
 
 /** A JSON answer with this schema, as OpenAPI documents it (Fastify reads the same `content` map). */
-function jsonResponse(schema: unknown): Record<string, unknown> {
-  return { content: { 'application/json': { schema } } }
+function jsonResponse(description: string, schema: unknown): Record<string, unknown> {
+  return { description, content: { 'application/json': { schema } } }
 }
 
 /** Every refusal: problem details, sent as `application/problem+json` (plugins/problem.ts). */
@@ -51,10 +51,17 @@ const unreadableBody = ['payload_too_large', 'unsupported_media_type'] as const 
 
 /** The Fastify (and thus OpenAPI) schema of one row of the operation table. */
 export function routeSchema(id: OperationId, op: OperationSpec): FastifySchema & Record<string, unknown> {
-  const response: Record<string, unknown> = { [op.success.status]: jsonResponse(op.success.schema) }
+  const success = op.success.status === 201 ? 'Created.' : op.hints.readOnly ? 'The answer.' : 'Done.'
+  const response: Record<string, unknown> = { [op.success.status]: jsonResponse(success, op.success.schema) }
   // A dry run answers 200 with its own schema: alone when the write answers 201, else either one.
   if (op.dryRun)
-    response[200] = jsonResponse(op.success.status === 200 ? Type.Union([op.success.schema, op.dryRun.schema]) : op.dryRun.schema)
+    response[200] =
+      op.success.status === 200
+        ? jsonResponse(
+            'Done; or, with `dryRun=true`, what the write would do (nothing was written).',
+            Type.Union([op.success.schema, op.dryRun.schema]),
+          )
+        : jsonResponse('With `dryRun=true`: what the write would do (nothing was written).', op.dryRun.schema)
   for (const code of [...errorsOf(op), ...edgeRefusals, ...(op.body ? unreadableBody : [])])
     response[httpStatusOf(code)] ??= problemResponse
   if (op.conditional) response[304] = { type: 'null', description: 'Not modified: your copy (If-None-Match) is current.' }
@@ -143,7 +150,7 @@ export function registerOperations(app: FastifyInstance, runtime: Runtime): void
       ...(op.bodyOptional
         ? {
             preValidation: async (request) => {
-              if (request.body === undefined || request.body === null) request.body = {}
+              if (request.body === undefined) request.body = {}
             },
           }
         : {}),

@@ -1,3 +1,5 @@
+import { schemaMapKeywords, subschemaKeywords } from '@quire/core/contract'
+
 /**
  * Which fields of a set of JSON Schemas have no description, at any depth. The contract's
  * schemas, the OpenAPI document and the MCP tool schemas are each checked with it
@@ -17,26 +19,8 @@ export interface SchemaRoot {
 /** The schema a `$ref` names, or undefined when it names none. */
 export type ResolveRef = (ref: string) => unknown
 
-/** Keywords whose value is one subschema or a list of them. */
-const subschemaKeywords = [
-  'items',
-  'prefixItems',
-  'additionalItems',
-  'additionalProperties',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'contains',
-  'propertyNames',
-  'not',
-  'if',
-  'then',
-  'else',
-  'anyOf',
-  'oneOf',
-  'allOf',
-]
-/** Keywords whose value maps names to subschemas (`properties` is walked on its own: its members are the fields). */
-const schemaMapKeywords = ['patternProperties', 'dependentSchemas', '$defs', 'definitions']
+/** Map keywords other than `properties`, which is walked on its own: its members are the fields. */
+const nestedMapKeywords = schemaMapKeywords.filter((keyword) => keyword !== 'properties')
 
 function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -93,7 +77,7 @@ export function undescribedFields(roots: readonly SchemaRoot[], resolve: Resolve
         for (const [i, item] of value.entries()) if (isSchema(item)) walk(item, `${at}/${keyword}/${i}`)
       } else if (isSchema(value)) walk(value, `${at}/${keyword}`)
     }
-    for (const keyword of schemaMapKeywords) {
+    for (const keyword of nestedMapKeywords) {
       const value = schema[keyword]
       if (!isSchema(value)) continue
       for (const [name, item] of Object.entries(value)) if (isSchema(item)) walk(item, `${at}/${keyword}/${token(name)}`)

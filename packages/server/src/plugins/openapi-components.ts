@@ -1,4 +1,5 @@
 import * as contract from '@quire/core/contract'
+import { schemaMapKeywords as contractSchemaMapKeywords, subschemaKeywords as contractSubschemaKeywords } from '@quire/core/contract'
 
 /**
  * Named schemas for the OpenAPI document: the contract's object schemas appear once under
@@ -36,26 +37,8 @@ import * as contract from '@quire/core/contract'
 
 type Schema = Record<string, unknown>
 
-/** Keywords whose value is a subschema or a list of subschemas. */
-const subschemaKeywords = new Set([
-  'items',
-  'prefixItems',
-  'additionalItems',
-  'additionalProperties',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'contains',
-  'propertyNames',
-  'not',
-  'if',
-  'then',
-  'else',
-  'allOf',
-  'anyOf',
-  'oneOf',
-])
-/** Keywords whose value maps names (data, not keywords) to subschemas. */
-const schemaMapKeywords = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'])
+const subschemaKeywords = new Set(contractSubschemaKeywords)
+const schemaMapKeywords = new Set(contractSchemaMapKeywords)
 /** Keywords that describe a use without changing what it accepts: a use may differ from its named schema in these. */
 const annotationKeywords = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment'])
 

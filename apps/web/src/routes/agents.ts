@@ -113,7 +113,6 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
     return reply
       .code(claimPageStatus[page.kind])
       .header('cache-control', 'no-store')
-      .header('referrer-policy', 'no-referrer')
       .type('text/html; charset=utf-8')
       .send(claimPage(page, visitorFrom(session), session.csrfToken))
   }

@@ -96,7 +96,6 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
       const who = await identify(deps, caller)
       if (!who.ok)
         return sendFailure(reply, limiter && who.error.code === 'invalid_token' ? await limiter.failed(request, who.error) : who.error)
-      limiter?.succeeded(caller.credential.secretHash)
       if (!acceptedKinds.has(who.value.kind))
         return sendFailure(reply, {
           code: 'invalid_token',

@@ -163,13 +163,6 @@ export async function registerRateLimit(
   const { redis, Postgres, authFailures } = await countersFor(app, settings, database)
   const shared = redis ? { redis, nameSpace: 'quire:rate-limit:' } : Postgres ? { store: withFailuresLogged(Postgres, app.log) } : {}
   app.decorate('authFailures', authFailures)
-  // A blocked address's credentials are refused before anything looks them up.
-  app.addHook('onRequest', async (request) => {
-    if (request.method === 'OPTIONS' || unlimitedUrls.has(request.routeOptions.url ?? '')) return
-    const credential = callerOf(request).credential
-    const refusal = credential ? authFailures.refusal(request, credential.secretHash) : null
-    if (refusal) throw new RefusalError(refusal)
-  })
   await app.register(rateLimit, {
     ...shared,
     max: settings.max,

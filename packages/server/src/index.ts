@@ -9,8 +9,16 @@ export { agentAuthSettings, ConfigurationError, type Env, readEnv, readSettings,
 export { createRuntime, databaseConfig, type Runtime, startRuntime } from './container.ts'
 export { type Discovery, discoveryDocuments } from './discovery.ts'
 export { operatorSocketPath, runOperatorCommand, startOperatorSocket } from './operator.ts'
+export type { AuthFailureLimiter } from './plugins/auth-failures.ts'
 export { callerOf } from './plugins/caller.ts'
 export { failureFromError, handleError, httpStatuses, httpStatusOf, problemBody, RefusalError, sendFailure } from './plugins/problem.ts'
-export { defaultRateLimit, type RateLimitSettings, registerRateLimit, sharedCounterOptions } from './plugins/rate-limit.ts'
+export {
+  type Counters,
+  countersFor,
+  defaultRateLimit,
+  type RateLimitSettings,
+  registerRateLimit,
+  sharedCounterOptions,
+} from './plugins/rate-limit.ts'
 export { requestIdOf } from './plugins/request-id.ts'
 export { type AuditPruning, type PruneLog, startAuditPruning } from './retention.ts'

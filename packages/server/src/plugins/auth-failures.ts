@@ -22,7 +22,8 @@ export const defaultAuthFailures: AuthFailureSettings = { max: 30, windowMs: 600
 export type AddressOf = (request: FastifyRequest) => string
 
 /**
- * Refused secrets, counted per client address: bearer credentials at the API and `/mcp`. The general limit counts per credential, so every guessed
+ * Refused secrets, counted per client address: bearer credentials at the API and `/mcp`, share
+ * links at the web app's `/s/…` pages (one budget for all). The general limit counts per credential, so every guessed
  * token would get a fresh budget; this one counts what was refused against where it came from
  * (`TRUST_PROXY` decides what that is), in the same store as the general limit (memory, Redis or
  * PostgreSQL), so that all processes share one count.

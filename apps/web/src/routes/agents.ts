@@ -1,4 +1,4 @@
-import type { AgentReply } from '@quire/agent-auth'
+import { type AgentReply, normaliseEmail } from '@quire/agent-auth'
 import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type ClaimPage, claimPage, claimPageStatus } from '../pages/agent-claim.ts'
@@ -53,9 +53,10 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
   if (agents === null) return
   const authMd = agents.document()
 
-  // Registration budgets (docs/decisions.md "The agent registration layer"): an address may
-  // register a few anonymous agents an hour, a few more naming a person, and a person is named at
-  // most five times an hour, from anywhere.
+  // Registration budgets (docs/decisions.md "The agent registration layer"): an address may try a
+  // few anonymous registrations an hour and a few more naming a person, refused ones included; a
+  // person is named by at most five registrations an hour, from anywhere, and only registrations
+  // that were made count there (a refused one cannot spend someone else's budget).
   const typeOf = (request: FastifyRequest) => field(request, 'type')
   const anonymousPerAddress = budget(app, {
     name: 'agent-anonymous',
@@ -73,7 +74,7 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
     name: 'agent-hint',
     max: 5,
     timeWindow: HOUR_MS,
-    key: (r) => (typeOf(r) === 'service_auth' ? (field(r, 'login_hint')?.trim().toLowerCase() ?? null) : null),
+    key: (r) => (typeOf(r) === 'service_auth' ? normaliseEmail(field(r, 'login_hint')) : null),
   })
   const claimRequests = budget(app, { name: 'agent-claim', max: 20, timeWindow: HOUR_MS, key: addressOf })
   const wrongCodes = budget(app, {
@@ -92,11 +93,15 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
   )
 
   app.post('/agent/identity', agentEndpoint, async (request, reply) => {
-    for (const limit of [anonymousPerAddress, namedPerAddress, namedPerPerson]) {
+    for (const limit of [anonymousPerAddress, namedPerAddress]) {
       const { exceeded, retryAfterSeconds } = await limit(request)
       if (exceeded) return sendAgentReply(reply, rateLimited(retryAfterSeconds, 'registrations'))
     }
-    return sendAgentReply(reply, await agents.register(request.body))
+    const named = await namedPerPerson(request, { increment: false })
+    if (named.exceeded) return sendAgentReply(reply, rateLimited(named.retryAfterSeconds, 'registrations naming this person'))
+    const answer = await agents.register(request.body)
+    if (answer.status === 200) await namedPerPerson(request)
+    return sendAgentReply(reply, answer)
   })
 
   app.post('/agent/identity/claim', agentEndpoint, async (request, reply) => {

@@ -10,8 +10,12 @@ const HOUR_MS = 60 * 60_000
 /** The JSON endpoints answer agents, not the browser's session, with RFC 6749-shaped errors (`{error, error_description}`). */
 const agentEndpoint = { config: { session: false, oauthErrors: true } } as const
 
-/** A wrong code costs its account one of these per quarter hour; past them, the page answers 429 without looking codes up. */
-const codeGuesses = { max: 10, timeWindow: 15 * 60_000 }
+/**
+ * A wrong code costs its account and its client address one each of these per quarter hour; past
+ * either, the page answers 429 without looking codes up (many accounts behind one address do not
+ * multiply the guesses, and a few people there can each fumble a code).
+ */
+const codeGuesses = { perAccount: 10, perAddress: 30, timeWindow: 15 * 60_000 }
 
 function sendAgentReply(reply: FastifyReply, answer: AgentReply): FastifyReply {
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache').header('access-control-allow-origin', '*')
@@ -77,12 +81,15 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
     key: (r) => (typeOf(r) === 'service_auth' ? normaliseEmail(field(r, 'login_hint')) : null),
   })
   const claimRequests = budget(app, { name: 'agent-claim', max: 20, timeWindow: HOUR_MS, key: addressOf })
-  const wrongCodes = budget(app, {
-    name: 'agent-code',
-    max: codeGuesses.max,
-    timeWindow: codeGuesses.timeWindow,
-    key: (r) => r.session?.user.id ?? null,
-  })
+  const wrongCodes = [
+    budget(app, {
+      name: 'agent-code',
+      max: codeGuesses.perAccount,
+      timeWindow: codeGuesses.timeWindow,
+      key: (r) => r.session?.user.id ?? null,
+    }),
+    budget(app, { name: 'agent-code-address', max: codeGuesses.perAddress, timeWindow: codeGuesses.timeWindow, key: addressOf }),
+  ]
 
   app.get('/auth.md', { config: { session: false } }, async (_request, reply) =>
     reply
@@ -126,8 +133,10 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
   const lookUp = async (request: FastifyRequest, code: string, act: 'view' | 'confirm'): Promise<ClaimPage> => {
     const session = request.session
     if (session === null) throw new Error('codes are looked up only for a signed-in person')
-    const locked = await wrongCodes(request, { increment: false })
-    if (locked.exceeded) return { kind: 'locked', retryAfterSeconds: locked.retryAfterSeconds }
+    for (const limit of wrongCodes) {
+      const locked = await limit(request, { increment: false })
+      if (locked.exceeded) return { kind: 'locked', retryAfterSeconds: locked.retryAfterSeconds }
+    }
     const outcome =
       act === 'view'
         ? await agents.claimView(code, session.user)
@@ -140,7 +149,7 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
       case 'claimed':
         return { kind: 'claimed' }
       default:
-        await wrongCodes(request)
+        for (const limit of wrongCodes) await limit(request)
         return { kind: outcome.kind }
     }
   }

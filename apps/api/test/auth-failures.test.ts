@@ -8,9 +8,9 @@ import { engine, startTestApi, type TestApi } from './helper.ts'
 
 /**
  * Failed authentication is limited per client address: the general limit counts per credential,
- * so each guessed token would have a budget of its own. Past the budget, the address's unproven
- * credentials get 429 with Retry-After (in memory, Redis and PostgreSQL stores alike) and valid
- * callers are neither counted nor refused.
+ * so each guessed token would have a budget of its own. Past the budget, the address's credentials
+ * that are not valid get 429 with Retry-After (in memory, Redis and PostgreSQL stores alike) and
+ * valid callers are neither counted nor refused, whether or not a process has seen them before.
  */
 
 const redisUrl = process.env.QUIRE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
@@ -78,13 +78,31 @@ describe(`failed authentication is limited per client address, in memory (${engi
     const retryAfter = Number(limited.headers['retry-after'])
     expect(retryAfter).toBeGreaterThan(0)
     expect(retryAfter).toBeLessThanOrEqual(60)
-    // A caller whose key this process has seen valid is not locked out with the guesser…
+    // A good caller behind the guesser's address is not locked out with it…
     expect((await me(api.app, good.token)).statusCode).toBe(200)
     // …and another address is untouched.
     expect((await me(api.app, good.token, '198.51.100.1')).statusCode).toBe(200)
     expect((await me(api.app, bogus(), '198.51.100.1')).statusCode).toBe(401)
     // Requests without a credential are not this limit's business.
     expect((await api.app.inject({ method: 'GET', url: '/health', remoteAddress: '203.0.113.7' })).statusCode).toBe(200)
+  })
+
+  it('past the budget a valid credential still passes, one this process has never seen too; the invalid ones keep getting 429', async () => {
+    const api = await testApi()
+    const unseen = await api.user('unseen.caller@example.com')
+    const answers: LightMyRequestResponse[] = []
+    for (let i = 0; i < 1000; i++) answers.push(await me(api.app, bogus(), '203.0.113.20'))
+    expect(tally(answers)).toEqual({ 401: 20, 429: 980 })
+    // Never presented before, from the blocked address: looked up, found valid, served.
+    expect((await me(api.app, unseen.token, '203.0.113.20')).statusCode).toBe(200)
+    // A key made after the address was blocked passes too.
+    const later = await api.user('later.caller@example.com')
+    expect((await me(api.app, later.token, '203.0.113.20')).statusCode).toBe(200)
+    // Every credential that is not valid still gets 429, never the 401 that would say so, and spends nothing of a valid one.
+    const after: LightMyRequestResponse[] = []
+    for (let i = 0; i < 20; i++) after.push(await me(api.app, i % 2 === 0 ? bogus() : 'not even a token', '203.0.113.20'))
+    expect(tally(after)).toEqual({ 429: 20 })
+    expect((await me(api.app, unseen.token, '203.0.113.20')).statusCode).toBe(200)
   })
 
   it('valid callers are not counted: two hundred good requests leave the address its whole budget', async () => {
@@ -147,6 +165,25 @@ describe(`failed authentication shared through Redis (${engine})`, () => {
     expect(tally(answers)).toEqual({ 401: 20, 429: 10 })
     expect(Number(await redis.get(`${prefix}${from}`))).toBeGreaterThanOrEqual(21)
     await redis.del(`${prefix}${from}`)
+  })
+})
+
+describe(`a blocked address across instances (${engine})`, () => {
+  it('a valid key neither instance has seen passes at the instance that did not count the failures', async () => {
+    const redis = new Redis(redisUrl)
+    open.push({ close: async () => void redis.disconnect() })
+    const from = `198.51.100.${Math.floor(Math.random() * 200) + 20}`
+    await redis.del(`quire:auth-failures:address:${from}`)
+    const api = await testApi({ RATE_LIMIT_REDIS_URL: redisUrl })
+    const other = await secondInstance(api, { RATE_LIMIT_REDIS_URL: redisUrl })
+    const unseen = await api.user('unseen.elsewhere@example.com')
+    const blocked = []
+    for (let i = 0; i < 25; i++) blocked.push(await me(api.app, bogus(), from))
+    expect(tally(blocked)).toEqual({ 401: 20, 429: 5 })
+    expect((await me(other, bogus(), from)).statusCode).toBe(429)
+    expect((await me(other, unseen.token, from)).statusCode).toBe(200)
+    expect((await me(api.app, unseen.token, from)).statusCode).toBe(200)
+    await redis.del(`quire:auth-failures:address:${from}`)
   })
 })
 

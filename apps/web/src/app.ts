@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody'
 import {
+  countersFor,
   defaultRateLimit,
   type Env,
   edgeOptions,
@@ -51,8 +52,9 @@ export interface WebAppOptions {
    */
   readonly trustProxy?: FastifyServerOptions['trustProxy']
   /**
-   * The limits `/mcp` counts refused credentials with, in the runtime's shared store (the API's
-   * settings). Default: the API's defaults in memory, unless `rateLimit` is false.
+   * The API's limits, in the runtime's shared store: `/mcp` spends a credential's request budget
+   * with them, and refused secrets count against the client address in their budget there and at
+   * the share-link pages. Default: the API's defaults in memory, unless `rateLimit` is false.
    */
   readonly mcpRateLimit?: RateLimitSettings | false
   /** Browser origins besides the web app's own that may call `/mcp` (CORS_ORIGINS, as the API reads it). */
@@ -116,11 +118,12 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   await app.register(formbody)
   // Every query string, form and JSON body: well-formed text without NUL, before any route reads it.
   registerTextRule(app)
-  // In the API's shared store when there is one: N web processes count one budget per address.
-  if (options.rateLimit !== false) {
-    const store = options.mcpRateLimit ? options.mcpRateLimit.store : ({ kind: 'memory' } as const)
-    await registerWebRateLimit(app, await sharedCounterOptions(app, store, runtime.database, 'quire:web-rate-limit:'))
-  }
+  // The API's limits and the web app's own, in the API's store when it is shared: N web processes
+  // count one budget per address. Connected once; off (RATE_LIMIT_ENABLED=false), nothing counts.
+  const apiLimits = options.mcpRateLimit ?? (options.rateLimit === false ? false : defaultRateLimit)
+  const counters =
+    apiLimits === false && options.rateLimit === false ? null : await countersFor(app, apiLimits || defaultRateLimit, runtime.database)
+  if (counters && options.rateLimit !== false) await registerWebRateLimit(app, sharedCounterOptions(app, counters, 'quire:web-rate-limit:'))
   const sessions = await registerSessions(app, {
     runtime,
     sessionSecret: options.sessionSecret,
@@ -145,12 +148,13 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   registerHistoryRoutes(app, { runtime })
   registerAccountRoutes(app, { runtime })
   registerOwnerFormRoutes(app, { runtime })
-  registerBrowseRoutes(app, { runtime, webUrl: options.webUrl, documents })
+  const refusedSecrets = apiLimits === false || counters === null ? null : counters.authFailures
+  registerBrowseRoutes(app, { runtime, webUrl: options.webUrl, documents, refusedSecrets })
   await registerMcpRoutes(app, {
     runtime,
     webUrl: options.webUrl,
     allowedOrigins: options.corsOrigins ?? [],
-    rateLimit: options.mcpRateLimit ?? (options.rateLimit === false ? false : defaultRateLimit),
+    limits: apiLimits === false || counters === null ? false : { settings: apiLimits, counters },
   })
   return app
 }

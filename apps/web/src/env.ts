@@ -47,6 +47,14 @@ export function readServerEnv(source: Record<string, string | undefined> = proce
   return { web, runtime: readRuntimeEnv({ ...source, WEB_URL: web.WEB_URL }) }
 }
 
+/**
+ * Production without an external provider: the bundled one signs anyone in as anyone. One line,
+ * the same whether the environment check or the provider itself refuses.
+ */
+export const devProviderInProduction =
+  'The bundled development sign-in provider accepts any email address and must never run in production (NODE_ENV=production). ' +
+  'Configure your OpenID Connect provider: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.'
+
 /** Settings that are each valid but do not go together. */
 function settingsConflict(env: WebEnv): string | null {
   const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET]
@@ -60,6 +68,7 @@ function settingsConflict(env: WebEnv): string | null {
     if (!env.SESSION_SECRET)
       return 'SESSION_SECRET is required in production (at least 32 random characters, e.g. `openssl rand -base64 48`)'
     if (new URL(webUrl).protocol !== 'https:') return 'WEB_URL must be https in production (session cookies are Secure)'
+    if (!env.OIDC_ISSUER) return devProviderInProduction
   }
   return null
 }

@@ -1,9 +1,10 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createRuntime, type Runtime, readEnv } from '@quire/server'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testDatabase } from '../../../tooling/vitest/test-database.ts'
+import { join, resolve } from 'node:path'
+import { ConfigurationError, createRuntime, type Runtime, readEnv } from '@quire/server'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { killAllNodeProcesses, spawnNode } from '../../../tooling/vitest/node-process.ts'
+import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
 import { buildWebApp, webAppOptions } from '../src/app.ts'
 import { createDevProvider, DevProviderRefused } from '../src/dev-oidc/provider.ts'
 import { readServerEnv, readWebEnv } from '../src/env.ts'
@@ -30,8 +31,15 @@ describe('the development provider in production', () => {
   })
 
   it('stops the web app from booting in production without an issuer, with a message that says what to set', async () => {
-    const env = readWebEnv({ NODE_ENV: 'production', WEB_URL: 'https://quire.example', SESSION_SECRET: secret })
-    await expect(buildWebApp(runtime, webAppOptions(env, secret))).rejects.toThrow(/OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET/)
+    const production = { NODE_ENV: 'production', WEB_URL: 'https://quire.example', SESSION_SECRET: secret }
+    // The environment is refused as it is read: one line, as every other setting that does not fit.
+    expect(() => readWebEnv(production)).toThrow(ConfigurationError)
+    expect(() => readWebEnv(production)).toThrow(/^Invalid environment: .*OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET\.$/)
+    // An app built in code with production options still refuses the development provider.
+    const env = readWebEnv({ WEB_URL: 'https://quire.example', SESSION_SECRET: secret })
+    await expect(buildWebApp(runtime, { ...webAppOptions(env, secret), production: true })).rejects.toThrow(
+      /OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET/,
+    )
   })
 
   it('is not created when an issuer is configured', async () => {
@@ -50,6 +58,41 @@ describe('the development provider in production', () => {
     const home = await app.inject({ url: '/' })
     expect(home.headers['strict-transport-security']).toContain('max-age=')
     await app.close()
+  })
+})
+
+describe('a web process started in production without an OpenID provider', () => {
+  afterEach(async () => {
+    await killAllNodeProcesses()
+  })
+  const production = { NODE_ENV: 'production', WEB_URL: 'https://quire.example', SESSION_SECRET: secret, LOG_LEVEL: 'info' }
+
+  /** Starts an entry point and waits for it to end: exit status 1 and one line naming the settings, no stack trace. */
+  async function refusedAtStart(script: string, env: Record<string, string>) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'quire-web-production-'))
+    try {
+      const started = spawnNode(resolve(import.meta.dirname, '../src', script), { QUIRE_DATA_DIR: dataDir, ...production, ...env })
+      const exit = await started.exited
+      const lines = started.output().trim().split('\n')
+      expect(exit, started.output()).toEqual({ code: 1, signal: null })
+      expect(lines, started.output()).toHaveLength(1)
+      expect(lines[0]).toMatch(/^Invalid environment: .*OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET\.$/)
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }
+
+  it('`pnpm start` (serve-local) exits 1 with one line naming the settings', async () => {
+    await refusedAtStart('serve-local.ts', { API_PORT: '0', WEB_PORT: '0' })
+  })
+
+  it.runIf(testEngine === 'postgres')('the web image (main) on PostgreSQL exits 1 with one line naming the settings', async () => {
+    const database = await testDatabase()
+    try {
+      await refusedAtStart('main.ts', { WEB_PORT: '0', DATABASE_URL: database.url ?? '' })
+    } finally {
+      await database.close()
+    }
   })
 })
 

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LoopbackListener, launchChromium, signInWithBrowser, startLoopbackListener, startTestWeb, type TestWeb } from './helper.ts'
+import { signInOverHttp } from './http-session.ts'
 
 let web: TestWeb
 let browser: Browser
@@ -169,6 +170,34 @@ describe('the OAuth 2.1 authorization server', () => {
     expect(badRedirect.headers.get('location')).toBeNull()
     const badRegistration = await post('/oauth2/register', { redirect_uris: 'http://evil.example/cb' } as never, 'json')
     expect(badRegistration.body.error).toBe('invalid_redirect_uri')
+  })
+
+  it('never sends a code to a redirect URI with a fragment, loopback or not (RFC 6749 §3.1.2)', async () => {
+    const clientId = await register()
+    const { challenge } = pkce()
+    const request = (redirectUri: string) => ({
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 's',
+    })
+    const session = await signInOverHttp(web, 'fragment.person@example.com')
+    const csrf = await session.csrf()
+    for (const redirectUri of [`${loopback.redirectUri}#f`, `${loopback.redirectUri}#`, 'http://127.0.0.1/callback#f']) {
+      const shown = await session.get(`/oauth2/authorize?${new URLSearchParams(request(redirectUri))}`)
+      expect(shown.status, redirectUri).toBe(400)
+      expect(shown.headers.get('location')).toBeNull()
+      expect(await shown.text()).toContain('not one this client registered')
+      // The consent form, posted as if it had been shown, is checked again: no code, no redirect.
+      const approved = await session.postForm('/oauth2/authorize', { ...request(redirectUri), decision: 'approve', _csrf: csrf })
+      expect(approved.status, redirectUri).toBe(400)
+      expect(approved.headers.get('location')).toBeNull()
+    }
+    const refused = await post('/oauth2/register', { redirect_uris: ['http://127.0.0.1/cb#f'] } as never, 'json')
+    expect(refused.status).toBe(400)
+    expect(refused.body.error).toBe('invalid_redirect_uri')
   })
 
   it('a token issued for another resource is refused by the API', async () => {

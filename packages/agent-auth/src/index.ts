@@ -17,6 +17,7 @@ import type { AgentAuth, AgentAuthSettings, AgentAuthUrls } from './types.ts'
 
 export { agentGrantTypes, agentLifetimes, agentPaths } from './constants.ts'
 export { type AgentEndpoint, type AgentErrorCode, type AgentErrorInfo, agentErrors } from './errors.ts'
+export { normaliseEmail } from './input.ts'
 export { type AgentAuthEnv, agentAuthDefaults, parseAgentAuthSettings } from './settings.ts'
 export type {
   AgentAuth,

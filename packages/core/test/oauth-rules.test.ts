@@ -16,6 +16,9 @@ describe('redirect URIs a client may register', () => {
   it.each([
     ['http://example.com/cb', /https/],
     ['https://example.com/cb#frag', /fragment/],
+    ['http://127.0.0.1:6276/cb#f', /fragment/],
+    ['http://localhost/cb#', /fragment/],
+    ['cursor://anysphere.cursor-mcp/cb#f', /fragment/],
     ['javascript:alert(1)', /javascript/],
     ['data:text/html,hi', /data/],
     ['file:///etc/passwd', /file/],
@@ -34,6 +37,20 @@ describe('matching a requested redirect URI', () => {
     expect(redirectUriMatches(registered, 'https://app.example:444/cb')).toBe(false)
     expect(redirectUriMatches(registered, 'http://127.0.0.1:51234/other')).toBe(false)
     expect(redirectUriMatches(registered, 'http://localhost:51234/callback')).toBe(false)
+  })
+  it('never takes a fragment (RFC 6749 §3.1.2), on a loopback redirect either, even an empty one', () => {
+    for (const requested of [
+      'https://app.example/cb#f',
+      'https://app.example/cb#',
+      'http://127.0.0.1/callback#f',
+      'http://127.0.0.1:51234/callback#f',
+      'http://127.0.0.1:51234/callback#',
+    ])
+      expect(redirectUriMatches(registered, requested), requested).toBe(false)
+  })
+  it('differs from the registered loopback redirect in nothing but the port', () => {
+    expect(redirectUriMatches(registered, 'http://user:pw@127.0.0.1:51234/callback')).toBe(false)
+    expect(redirectUriMatches(registered, 'http://127.0.0.1:51234/callback?x=1')).toBe(false)
   })
 })
 

@@ -4,7 +4,7 @@ import type { Runtime } from './container.ts'
 import { registerEdge } from './plugins/edge.ts'
 import { registerOpenApi } from './plugins/openapi.ts'
 import { handleError } from './plugins/problem.ts'
-import { defaultRateLimit, type RateLimitSettings, registerRateLimit } from './plugins/rate-limit.ts'
+import { countersFor, defaultRateLimit, type RateLimitSettings, registerRateLimit } from './plugins/rate-limit.ts'
 import { requestIdOf } from './plugins/request-id.ts'
 import { registerResourceMetadata } from './plugins/resource-metadata.ts'
 import { registerCors } from './plugins/security.ts'
@@ -92,7 +92,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   registerResourceMetadata(app, runtime)
   registerEdge(app, drainOnClose(app))
   await registerCors(app, { allowedOrigins: [new URL(runtime.deps.config.webUrl).origin, ...(options.corsOrigins ?? [])] })
-  const limiter = options.rateLimit === false ? null : await registerRateLimit(app, options.rateLimit ?? defaultRateLimit, runtime.database)
+  const limits = options.rateLimit === false ? null : (options.rateLimit ?? defaultRateLimit)
+  const limiter = limits === null ? null : await registerRateLimit(app, limits, await countersFor(app, limits, runtime.database))
   if (limiter === null) app.decorate('authFailures', null)
   // Unknown URLs spend the caller's budget too: probing for routes is not free.
   app.setNotFoundHandler(limiter ? { preHandler: limiter } : {}, handleUnrouted)

@@ -9,6 +9,7 @@ export { agentAuthSettings, ConfigurationError, type Env, readEnv, readSettings,
 export { createRuntime, databaseConfig, type Runtime, startRuntime } from './container.ts'
 export { type Discovery, discoveryDocuments } from './discovery.ts'
 export { operatorSocketPath, runOperatorCommand, startOperatorSocket } from './operator.ts'
+export type { AuthFailureLimiter } from './plugins/auth-failures.ts'
 export { callerOf } from './plugins/caller.ts'
 export {
   ACCESS_CHANGE_SECONDS,
@@ -27,6 +28,13 @@ export {
   RefusalError,
   sendFailure,
 } from './plugins/problem.ts'
-export { defaultRateLimit, type RateLimitSettings, registerRateLimit, sharedCounterOptions } from './plugins/rate-limit.ts'
+export {
+  type Counters,
+  countersFor,
+  defaultRateLimit,
+  type RateLimitSettings,
+  registerRateLimit,
+  sharedCounterOptions,
+} from './plugins/rate-limit.ts'
 export { requestIdOf } from './plugins/request-id.ts'
 export { type AuditPruning, type PruneLog, startAuditPruning } from './retention.ts'

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { webPaths } from '@quire/core'
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
+import { devProviderInProduction } from '../env.ts'
 import { errorPage } from '../pages/error-page.ts'
 import { memoryAdapter } from './memory-adapter.ts'
 
@@ -17,10 +18,7 @@ export interface DevProvider {
 
 export class DevProviderRefused extends Error {
   constructor() {
-    super(
-      'The bundled development sign-in provider accepts any email address and must never run in production (NODE_ENV=production). ' +
-        'Configure your OpenID Connect provider: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.',
-    )
+    super(devProviderInProduction)
     this.name = 'DevProviderRefused'
   }
 }

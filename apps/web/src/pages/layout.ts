@@ -18,7 +18,11 @@ export interface PageOptions {
   readonly head?: SafeHtml | null
 }
 
-/** The frame of every page: the header with the brand and who is signed in, the content, a footer. */
+/**
+ * The frame of every page: the header with the brand and who is signed in, the content, a footer.
+ * No `<meta name="referrer">`: it would override the Referrer-Policy header, which is `no-referrer`
+ * on the pages whose URL carries a secret (plugins/security-headers.ts).
+ */
 export function layout(options: PageOptions, content: SafeHtml): string {
   const { title, visitor, bare, head } = options
   const nav = bare
@@ -31,7 +35,6 @@ export function layout(options: PageOptions, content: SafeHtml): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
 <title>${title} · Quire</title>
 <link rel="stylesheet" href="${stylesheetPath}">
 <link rel="icon" href="data:,">

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { carriesSecret } from '../secret-urls.ts'
 
 /**
  * The pages load only what this origin serves (one stylesheet, no scripts at all) and are framed
@@ -34,12 +35,17 @@ export function securityHeaders(options: { https: boolean }): Readonly<Record<st
   })
 }
 
-/** Sets the headers and the request id on whatever answers (a page, a redirect, a refusal). */
+/**
+ * Sets the headers and the request id on whatever answers (a page, a redirect, a refusal). The
+ * referrer policy is said here only, never in a page: `same-origin`, except on a URL that carries
+ * a secret, whose answers send no Referer at all (secret-urls.ts).
+ */
 export function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): void {
   const headers = securityHeaders(options)
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers)
     reply.header('x-request-id', request.id)
+    if (carriesSecret(request.url)) reply.header('referrer-policy', 'no-referrer')
     done()
   })
 }

@@ -37,14 +37,19 @@ export const sessionCookieName = 'quire_session'
 const formTypes = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/i
 
 /**
- * A form another site made the browser send (the browser says so in `Sec-Fetch-Site`, or in an
- * `Origin` that is not ours). The session cookie is SameSite=Lax, so such a post arrives signed
- * out, and the CSRF token stops it when it does not; this refuses it outright, before anything
- * reads it, so that no form, even one that works signed out, acts on another site's behalf.
+ * A form another site made the browser send. The session cookie is SameSite=Lax, so such a post
+ * arrives signed out, and the CSRF token stops it when it does not; this refuses it outright,
+ * before anything reads it, so that no form, even one that works signed out, acts on another
+ * site's behalf. The browser says where a form came from in `Sec-Fetch-Site`, which a page cannot
+ * forge: only `same-origin` (or `none`, the person's own doing) passes. A browser that does not
+ * send it is judged by `Origin`, which must be ours when present. `Sec-Fetch-Site` comes first
+ * because a page whose URL carries a secret sends `Referrer-Policy: no-referrer`, and under that
+ * policy the browser sends `Origin: null` even for its own forms (the consent and claim pages).
  */
 function crossSiteForm(request: FastifyRequest, origin: string): boolean {
   if (!formTypes.test(request.headers['content-type'] ?? '')) return false
-  if (request.headers['sec-fetch-site'] === 'cross-site') return true
+  const site = request.headers['sec-fetch-site']
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none'
   const from = request.headers.origin
   return from !== undefined && from !== origin
 }

@@ -1,4 +1,4 @@
-import type { AgentReply } from '@quire/agent-auth'
+import { type AgentReply, normaliseEmail } from '@quire/agent-auth'
 import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type ClaimPage, claimPage, claimPageStatus } from '../pages/agent-claim.ts'
@@ -10,8 +10,12 @@ const HOUR_MS = 60 * 60_000
 /** The JSON endpoints answer agents, not the browser's session, with RFC 6749-shaped errors (`{error, error_description}`). */
 const agentEndpoint = { config: { session: false, oauthErrors: true } } as const
 
-/** A wrong code costs its account one of these per quarter hour; past them, the page answers 429 without looking codes up. */
-const codeGuesses = { max: 10, timeWindow: 15 * 60_000 }
+/**
+ * A wrong code costs its account and its client address one each of these per quarter hour; past
+ * either, the page answers 429 without looking codes up (many accounts behind one address do not
+ * multiply the guesses, and a few people there can each fumble a code).
+ */
+const codeGuesses = { perAccount: 10, perAddress: 30, timeWindow: 15 * 60_000 }
 
 function sendAgentReply(reply: FastifyReply, answer: AgentReply): FastifyReply {
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache').header('access-control-allow-origin', '*')
@@ -53,9 +57,10 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
   if (agents === null) return
   const authMd = agents.document()
 
-  // Registration budgets (docs/decisions.md "The agent registration layer"): an address may
-  // register a few anonymous agents an hour, a few more naming a person, and a person is named at
-  // most five times an hour, from anywhere.
+  // Registration budgets (docs/decisions.md "The agent registration layer"): an address may try a
+  // few anonymous registrations an hour and a few more naming a person, refused ones included; a
+  // person is named by at most five registrations an hour, from anywhere, and only registrations
+  // that were made count there (a refused one cannot spend someone else's budget).
   const typeOf = (request: FastifyRequest) => field(request, 'type')
   const anonymousPerAddress = budget(app, {
     name: 'agent-anonymous',
@@ -73,15 +78,18 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
     name: 'agent-hint',
     max: 5,
     timeWindow: HOUR_MS,
-    key: (r) => (typeOf(r) === 'service_auth' ? (field(r, 'login_hint')?.trim().toLowerCase() ?? null) : null),
+    key: (r) => (typeOf(r) === 'service_auth' ? normaliseEmail(field(r, 'login_hint')) : null),
   })
   const claimRequests = budget(app, { name: 'agent-claim', max: 20, timeWindow: HOUR_MS, key: addressOf })
-  const wrongCodes = budget(app, {
-    name: 'agent-code',
-    max: codeGuesses.max,
-    timeWindow: codeGuesses.timeWindow,
-    key: (r) => r.session?.user.id ?? null,
-  })
+  const wrongCodes = [
+    budget(app, {
+      name: 'agent-code',
+      max: codeGuesses.perAccount,
+      timeWindow: codeGuesses.timeWindow,
+      key: (r) => r.session?.user.id ?? null,
+    }),
+    budget(app, { name: 'agent-code-address', max: codeGuesses.perAddress, timeWindow: codeGuesses.timeWindow, key: addressOf }),
+  ]
 
   app.get('/auth.md', { config: { session: false } }, async (_request, reply) =>
     reply
@@ -92,11 +100,15 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
   )
 
   app.post('/agent/identity', agentEndpoint, async (request, reply) => {
-    for (const limit of [anonymousPerAddress, namedPerAddress, namedPerPerson]) {
+    for (const limit of [anonymousPerAddress, namedPerAddress]) {
       const { exceeded, retryAfterSeconds } = await limit(request)
       if (exceeded) return sendAgentReply(reply, rateLimited(retryAfterSeconds, 'registrations'))
     }
-    return sendAgentReply(reply, await agents.register(request.body))
+    const named = await namedPerPerson(request, { increment: false })
+    if (named.exceeded) return sendAgentReply(reply, rateLimited(named.retryAfterSeconds, 'registrations naming this person'))
+    const answer = await agents.register(request.body)
+    if (answer.status === 200) await namedPerPerson(request)
+    return sendAgentReply(reply, answer)
   })
 
   app.post('/agent/identity/claim', agentEndpoint, async (request, reply) => {
@@ -113,7 +125,6 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
     return reply
       .code(claimPageStatus[page.kind])
       .header('cache-control', 'no-store')
-      .header('referrer-policy', 'no-referrer')
       .type('text/html; charset=utf-8')
       .send(claimPage(page, visitorFrom(session), session.csrfToken))
   }
@@ -122,8 +133,10 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
   const lookUp = async (request: FastifyRequest, code: string, act: 'view' | 'confirm'): Promise<ClaimPage> => {
     const session = request.session
     if (session === null) throw new Error('codes are looked up only for a signed-in person')
-    const locked = await wrongCodes(request, { increment: false })
-    if (locked.exceeded) return { kind: 'locked', retryAfterSeconds: locked.retryAfterSeconds }
+    for (const limit of wrongCodes) {
+      const locked = await limit(request, { increment: false })
+      if (locked.exceeded) return { kind: 'locked', retryAfterSeconds: locked.retryAfterSeconds }
+    }
     const outcome =
       act === 'view'
         ? await agents.claimView(code, session.user)
@@ -136,7 +149,7 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
       case 'claimed':
         return { kind: 'claimed' }
       default:
-        await wrongCodes(request)
+        for (const limit of wrongCodes) await limit(request)
         return { kind: outcome.kind }
     }
   }

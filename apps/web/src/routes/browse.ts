@@ -1,10 +1,11 @@
 import { browseNamespace, type ContentRead, type Failure, getArtifact, getContent, identify, listWorkspaceProjects } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
-import { applyContentCaching, type Runtime } from '@quire/server'
+import { type AuthFailureLimiter, applyContentCaching, type Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ownerPage, projectPage } from '../pages/browse.ts'
 import { noticeOf } from '../pages/owner/notices.ts'
 import { sendFailure } from '../plugins/problem.ts'
+import { refuseMissedSecret } from '../secret-misses.ts'
 import { tokenCaller, visitorOf, webCaller } from '../web-caller.ts'
 import { type DocumentPages, refuseVersion, sendRawContent, versionOf } from './artifact-http.ts'
 
@@ -48,12 +49,11 @@ function refuseShareLink(request: FastifyRequest, reply: FastifyReply): FastifyR
 
 /**
  * Headers of everything under `/s/:token`: the URL is a secret, so nothing may store the answer
- * (the one caching rule's secret URL; refusals are never stored either), no link followed from it
- * may carry it in a Referer, and no search engine may list it.
+ * (the one caching rule's secret URL; refusals are never stored either) and no search engine may
+ * list it. (No link followed from it carries it in a Referer: see secret-urls.ts.)
  */
 function secretUrlHeaders(reply: FastifyReply): void {
   applyContentCaching(reply, { secretUrl: true })
-  reply.header('referrer-policy', 'no-referrer')
   reply.header('x-robots-tag', 'noindex')
 }
 
@@ -71,6 +71,7 @@ interface Shared {
  */
 async function loadShared(
   runtime: Runtime,
+  refusedSecrets: AuthFailureLimiter | null,
   request: FastifyRequest<{ Params: { token: string } }>,
   reply: FastifyReply,
 ): Promise<Shared | null> {
@@ -78,8 +79,13 @@ async function loadShared(
     refuseShareLink(request, reply)
     return null
   }
+  // A secret that matched nothing counts against the address (429 past its budget).
+  const missed = async (failure: Failure): Promise<null> => {
+    await refuseMissedSecret(refusedSecrets, request, failure, () => refuseShareLink(request, reply))
+    return null
+  }
   const { token } = request.params
-  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return refused()
+  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return missed({ code: 'invalid_token', message: 'Not a share link.' })
   const version = versionOf(request.query)
   if (version === null) {
     refuseVersion(request, reply)
@@ -87,6 +93,7 @@ async function loadShared(
   }
   const caller = tokenCaller(request, token)
   const principal = await identify(runtime.deps, caller)
+  if (!principal.ok && principal.error.code === 'invalid_token') return missed(principal.error)
   if (!principal.ok || principal.value.kind !== 'share_link') return refused()
   const artifact = await getArtifact(runtime.deps, caller, { id: principal.value.artifactId })
   if (!artifact.ok) return refused()
@@ -100,12 +107,21 @@ async function loadShared(
 }
 
 /** `/:owner` (a namespace's projects), `/:owner/:project` (a project's artifacts), `/s/:token` (a share link). */
-export function registerBrowseRoutes(app: FastifyInstance, options: { runtime: Runtime; webUrl: string; documents: DocumentPages }): void {
-  const { runtime, webUrl, documents } = options
+export function registerBrowseRoutes(
+  app: FastifyInstance,
+  options: {
+    runtime: Runtime
+    webUrl: string
+    documents: DocumentPages
+    /** Counts share links that match nothing per client address (null: not counted). */
+    refusedSecrets: AuthFailureLimiter | null
+  },
+): void {
+  const { runtime, webUrl, documents, refusedSecrets } = options
 
   app.get<{ Params: { token: string } }>('/s/:token', async (request, reply) => {
     secretUrlHeaders(reply)
-    const loaded = await loadShared(runtime, request, reply)
+    const loaded = await loadShared(runtime, refusedSecrets, request, reply)
     if (loaded === null) return reply
     const { artifact, read, role, token } = loaded
     return documents(reply, read, { artifact, webUrl, visitor: visitorOf(request), shareLink: { token, role } })
@@ -113,7 +129,7 @@ export function registerBrowseRoutes(app: FastifyInstance, options: { runtime: R
 
   app.get<{ Params: { token: string } }>('/s/:token/raw', async (request, reply) => {
     secretUrlHeaders(reply)
-    const loaded = await loadShared(runtime, request, reply)
+    const loaded = await loadShared(runtime, refusedSecrets, request, reply)
     if (loaded === null) return reply
     return sendRawContent(reply, loaded.read)
   })

@@ -1,6 +1,6 @@
 import { type Caller, identify, type Principal, type Scope } from '@quire/core'
 import { bindingExecutor, handleHttpRequest, type McpHttpResponse, rpcRefusal, toolNamed } from '@quire/mcp'
-import { callerOf, handleError, type RateLimitSettings, type Runtime, registerRateLimit, sendFailure } from '@quire/server'
+import { type Counters, callerOf, handleError, type RateLimitSettings, type Runtime, registerRateLimit, sendFailure } from '@quire/server'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 
 export interface McpRouteOptions {
@@ -9,8 +9,8 @@ export interface McpRouteOptions {
   readonly webUrl: string
   /** Browser origins allowed besides the web app's own (CORS_ORIGINS). */
   readonly allowedOrigins?: readonly string[]
-  /** The API's limits, in the same store (requests per credential, refused credentials per address); false: none. */
-  readonly rateLimit: RateLimitSettings | false
+  /** The API's limits, counted with the web app's counters (requests per credential, refused credentials per address); false: none. */
+  readonly limits: { readonly settings: RateLimitSettings; readonly counters: Counters } | false
 }
 
 /** Credentials `/mcp` accepts: API keys, OAuth tokens issued for it, agent tokens. Never a session or a share link. */
@@ -79,8 +79,8 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
     reply.header('access-control-expose-headers', corsExposedHeaders)
     reply.header('vary', 'Origin')
   })
-  if (options.rateLimit !== false) await registerRateLimit(app, options.rateLimit, options.runtime.database)
-  const limiter = options.rateLimit === false ? null : app.authFailures
+  if (options.limits !== false) await registerRateLimit(app, options.limits.settings, options.limits.counters)
+  const limiter = options.limits === false ? null : app.authFailures
 
   app.route({
     method: 'POST',
@@ -97,7 +97,6 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
       const who = await identify(deps, caller)
       if (!who.ok)
         return sendFailure(reply, limiter && who.error.code === 'invalid_token' ? await limiter.failed(request, who.error) : who.error)
-      limiter?.succeeded(caller.credential.secretHash)
       if (!acceptedKinds.has(who.value.kind))
         return sendFailure(reply, {
           code: 'invalid_token',

@@ -34,18 +34,29 @@ export function redirectUriProblem(uri: string): string | null {
 
 /**
  * Whether a requested redirect URI is one the client registered: exactly, except that a loopback
- * redirect may use any port (RFC 8252 §7.3; a native app gets whatever port is free).
+ * redirect may use any port (RFC 8252 §7.3; a native app gets whatever port is free). Never one
+ * with a fragment, not even an empty `#` (RFC 6749 §3.1.2): the code would be sent somewhere the
+ * client did not register, and registration refuses fragments too.
  */
 export function redirectUriMatches(registered: readonly string[], requested: string): boolean {
+  if (requested.includes('#')) return false
   if (registered.includes(requested)) return true
   if (!URL.canParse(requested)) return false
   const asked = new URL(requested)
   if (!isLoopback(asked)) return false
+  const portless = withoutPort(asked)
   return registered.some((candidate) => {
     if (!URL.canParse(candidate)) return false
     const known = new URL(candidate)
-    return isLoopback(known) && known.hostname === asked.hostname && known.pathname === asked.pathname && known.search === asked.search
+    return isLoopback(known) && withoutPort(known) === portless
   })
+}
+
+/** A URL as text without its port: everything else of a loopback redirect must match. */
+function withoutPort(url: URL): string {
+  const copy = new URL(url.href)
+  copy.port = ''
+  return copy.href
 }
 
 /** A space-separated scope parameter as scopes: all of them when absent or empty; null when one is unknown. */

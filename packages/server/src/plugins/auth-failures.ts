@@ -14,37 +14,34 @@ export interface AuthFailureSettings {
 
 /**
  * Thirty refused credentials in ten minutes: far more than a person or a client fumbling a stale
- * token ever sends (the CLI stops at the first 401 and says `quire login`), and a few thousand
- * guesses a day at most from one address, each one a 429 without a database lookup.
+ * token ever sends (the CLI stops at the first 401 and says `quire login`).
  */
 export const defaultAuthFailures: AuthFailureSettings = { max: 30, windowMs: 600_000 }
-
-/** Credentials seen valid, remembered so that a blocked address does not lock out its good callers. */
-const KNOWN_GOOD_ENTRIES = 10_000
 
 /** The request's client address as the limits count it (an IPv6 address by its /64). */
 export type AddressOf = (request: FastifyRequest) => string
 
 /**
- * Failed authentication, counted per client address. The general limit counts per credential, so
- * every guessed token would get a fresh budget; this one counts what was refused against where it
- * came from (`TRUST_PROXY` decides what that is), in the same store as the general limit (memory,
- * Redis or PostgreSQL), so that all processes share one count.
+ * Refused secrets, counted per client address: bearer credentials at the API and `/mcp`, share
+ * links at the web app's `/s/…` pages (one budget for all). The general limit counts per credential, so every guessed
+ * token would get a fresh budget; this one counts what was refused against where it came from
+ * (`TRUST_PROXY` decides what that is), in the same store as the general limit (memory, Redis or
+ * PostgreSQL), so that all processes share one count.
  *
- * - After a refused credential (`invalid_token`), the address's count goes up; past `max` the
- *   answer is 429 `rate_limited` with `Retry-After` instead of 401.
- * - From then until the window ends, this process refuses that address's credentials before
- *   looking them up (no database round trip, and no answer that tells a good guess from a bad
- *   one), except those it has seen valid: a good caller behind the same address is not locked out.
- * - Valid callers never touch the store: nothing is counted for them.
+ * - A presented secret is always looked up (the one indexed read the request makes anyway): a
+ *   valid one passes whatever its address did, and valid callers never touch the store.
+ * - A refused one counts against its address; past `max` in the window the answer is 429
+ *   `rate_limited` with `Retry-After` instead of the refusal (401, or the page's 404), and the
+ *   address going over is logged once per window.
+ *
+ * So a valid credential is never refused for its neighbours' guesses. The price: past the budget
+ * an address's guesses are still looked up, and one that hit a valid secret would pass. With
+ * Quire's secrets (256 random bits each) no rate of guessing finds one; the budget marks the
+ * guesser (docs/decisions.md "Hardening at the edge").
  */
 export interface AuthFailureLimiter {
-  /** Before authentication: the refusal for a blocked address's unproven credential, or null. */
-  refusal(request: FastifyRequest, secretHash: string): Failure | null
-  /** After a refused credential: counts it; the failure to answer with (429 past the budget, else the 401). */
+  /** After a refused secret: counts it; the failure to answer with (429 past the budget, else the one given). */
   failed(request: FastifyRequest, failure: Failure): Promise<Failure>
-  /** After a credential proved valid. */
-  succeeded(secretHash: string): void
 }
 
 type Backend =
@@ -74,15 +71,12 @@ export function createAuthFailureLimiter(
   log: FastifyBaseLogger,
 ): AuthFailureLimiter {
   const store = storeFor(backend)
-  /** Addresses past their budget, and when their window ends (this process's knowledge). */
-  const blockedUntil = new Map<string, number>()
-  const knownGood = new Set<string>()
 
   const limited = (retryAfterMs: number): Failure => {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000))
     return {
       code: 'rate_limited',
-      message: `Too many requests with a credential that is not valid from your address: at most ${settings.max} per ${windowWords(settings.windowMs)}. Retry in ${seconds} s with a valid credential.`,
+      message: `Too many requests from your address with a credential that is not valid (an API key, a token or a share link): at most ${settings.max} per ${windowWords(settings.windowMs)}. Retry in ${seconds} s, or with a valid one now.`,
       meta: { retryAfter: seconds },
     }
   }
@@ -98,43 +92,18 @@ export function createAuthFailureLimiter(
     })
 
   return {
-    refusal(request, secretHash) {
-      if (blockedUntil.size === 0) return null
-      const address = addressOf(request)
-      const until = blockedUntil.get(address)
-      if (until === undefined) return null
-      const left = until - Date.now()
-      if (left <= 0) {
-        blockedUntil.delete(address)
-        return null
-      }
-      return knownGood.has(secretHash) ? null : limited(left)
-    },
     async failed(request, failure) {
-      const address = addressOf(request)
       let counted: { current: number; ttl: number }
       try {
-        counted = await count(`address:${address}`)
+        counted = await count(`address:${addressOf(request)}`)
       } catch (error) {
         // As the general limit does: an outage of the counter store is not an outage of Quire.
         log.warn({ err: error }, 'rate limit: the counter store failed; the refused credential was not counted')
         return failure
       }
-      if (counted.current <= settings.max) return failure
-      blockedUntil.set(address, Date.now() + counted.ttl)
-      if (blockedUntil.size > KNOWN_GOOD_ENTRIES) {
-        const oldest = blockedUntil.keys().next().value
-        if (oldest !== undefined) blockedUntil.delete(oldest)
-      }
-      return limited(counted.ttl)
-    },
-    succeeded(secretHash) {
-      if (knownGood.has(secretHash)) return
-      knownGood.add(secretHash)
-      if (knownGood.size > KNOWN_GOOD_ENTRIES) {
-        const oldest = knownGood.values().next().value
-        if (oldest !== undefined) knownGood.delete(oldest)
-      }
+      if (counted.current === settings.max + 1)
+        log.warn({ address: addressOf(request), max: settings.max }, 'refused credentials: an address went over its budget')
+      return counted.current <= settings.max ? failure : limited(counted.ttl)
     },
   }
 }

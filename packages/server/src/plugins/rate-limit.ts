@@ -100,16 +100,20 @@ async function connectStore(
   }
 }
 
+/** An app's counters: the store the settings name, connected, and the limiter of refused secrets on it. */
+export interface Counters {
+  readonly redis: Redis | null
+  readonly Postgres: RateLimitStoreClass | null
+  readonly authFailures: AuthFailureLimiter
+}
+
 /**
  * Where an app's counters live (the store the settings name, connected), and the failed-
- * authentication limiter on it. The API's limits and the web app's `/mcp` both count here, so a
- * credential guessed at one is refused at the other when they share Redis or PostgreSQL.
+ * authentication limiter on it. The API's limits and the web app's (`/mcp`, share-link pages) all
+ * count here, so a secret guessed at one is counted at the others when they share Redis or
+ * PostgreSQL. Connected once per app: every limit of the app takes these.
  */
-export async function countersFor(
-  app: FastifyInstance,
-  settings: RateLimitSettings,
-  database: DatabaseHandle,
-): Promise<{ redis: Redis | null; Postgres: RateLimitStoreClass | null; authFailures: AuthFailureLimiter }> {
+export async function countersFor(app: FastifyInstance, settings: RateLimitSettings, database: DatabaseHandle): Promise<Counters> {
   const { redis, Postgres } = await connectStore(app, settings.store, database)
   // Refused credentials count against the address, in a store of the same kind (keys of their own).
   const authFailures = createAuthFailureLimiter(
@@ -123,16 +127,15 @@ export async function countersFor(
 
 /**
  * The `@fastify/rate-limit` options that keep another limiter's counters (the web app's per-address
- * limits) in the store the settings name, under keys of their own (`prefix`): with several
- * processes they count one budget, not one each. Memory: none (the plugin's default, per process).
+ * limits) in the counters' store, under keys of their own (`prefix`): with several processes they
+ * count one budget, not one each. Memory: none (the plugin's default, per process).
  */
-export async function sharedCounterOptions(
+export function sharedCounterOptions(
   app: FastifyInstance,
-  store: RateLimitStoreSetting,
-  database: DatabaseHandle,
+  counters: Counters,
   prefix: string,
-): Promise<{ redis: Redis; nameSpace: string } | { store: RateLimitStoreClass } | Record<string, never>> {
-  const { redis, Postgres } = await connectStore(app, store, database)
+): { redis: Redis; nameSpace: string } | { store: RateLimitStoreClass } | Record<string, never> {
+  const { redis, Postgres } = counters
   if (redis) return { redis, nameSpace: prefix }
   if (Postgres) {
     return {
@@ -157,19 +160,12 @@ export async function sharedCounterOptions(
 export async function registerRateLimit(
   app: FastifyInstance,
   settings: RateLimitSettings,
-  database: DatabaseHandle,
+  counters: Counters,
 ): Promise<preHandlerAsyncHookHandler> {
   const window = settings.windowMs % 60_000 === 0 ? `${settings.windowMs / 60_000} min` : `${settings.windowMs / 1000} s`
-  const { redis, Postgres, authFailures } = await countersFor(app, settings, database)
+  const { redis, Postgres, authFailures } = counters
   const shared = redis ? { redis, nameSpace: 'quire:rate-limit:' } : Postgres ? { store: withFailuresLogged(Postgres, app.log) } : {}
   app.decorate('authFailures', authFailures)
-  // A blocked address's credentials are refused before anything looks them up.
-  app.addHook('onRequest', async (request) => {
-    if (request.method === 'OPTIONS' || unlimitedUrls.has(request.routeOptions.url ?? '')) return
-    const credential = callerOf(request).credential
-    const refusal = credential ? authFailures.refusal(request, credential.secretHash) : null
-    if (refusal) throw new RefusalError(refusal)
-  })
   await app.register(rateLimit, {
     ...shared,
     max: settings.max,

@@ -159,12 +159,9 @@ export function registerOperations(app: FastifyInstance, runtime: Runtime): void
         const caller = callerOf(request)
         const result = await bind(runtime.deps, caller, input, { idempotencyKey: idempotencyKeyOf(request.headers) })
         // Every operation but the health check authenticates a presented credential first: a
-        // refused one counts against the address, any other outcome proves it valid.
-        if (caller.credential && op.action !== null && app.authFailures) {
-          if (!result.ok && result.error.code === 'invalid_token')
-            return sendFailure(reply, await app.authFailures.failed(request, result.error))
-          app.authFailures.succeeded(caller.credential.secretHash)
-        }
+        // refused one counts against the address (429 past its budget); a valid one always passes.
+        if (!result.ok && result.error.code === 'invalid_token' && caller.credential && op.action !== null && app.authFailures)
+          return sendFailure(reply, await app.authFailures.failed(request, result.error))
         if (!result.ok) return sendFailure(reply, result.error)
         return send(reply, op, result.value, location)
       },

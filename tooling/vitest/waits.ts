@@ -12,6 +12,13 @@ import { connect } from 'node:net'
 export const waitBudgetMs = 150_000
 
 /**
+ * What "at once" means for a whole process a test runs to its end (a command, a script): far below
+ * every wait it must not start (its test names them), and above what a loaded 2-core machine takes
+ * to start the program and run it. A bound on a process's wall-clock time is never tighter.
+ */
+export const atOnceMs = 15_000
+
+/**
  * The timeout of a test (or hook) that waits for processes `waits` times: the sum of their budgets,
  * and a minute for the rest of its work.
  */

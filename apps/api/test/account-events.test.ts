@@ -1,5 +1,6 @@
 import { accountActions } from '@quire/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { engine, oauthTokensFor, startTestApi, type TestApi } from './helper.ts'
 import { join } from './operation-world.ts'
 
@@ -18,7 +19,10 @@ const actions = (page: { items: { action: string }[] }) => page.items.map((e) =>
 const accountOnly = new Set<string>(accountActions)
 
 describe(`account events stay with the account (${engine})`, () => {
-  it("an admin of alice's personal workspace sees its content events, never her keys, tokens, sign-ins or identity", async () => {
+  // Waits: the refused key's event.
+  it("an admin of alice's personal workspace sees its content events, never her keys, tokens, sign-ins or identity", {
+    timeout: timeoutFor(1),
+  }, async () => {
     const email = 'alice.account-events@example.com'
     const token = (await oauthTokensFor(api, email)).access_token
     const me = await api.call('GET', '/api/profile/me', token)
@@ -42,12 +46,10 @@ describe(`account events stay with the account (${engine})`, () => {
       'credential.rejected',
       'profile.username_changed',
     ]
-    let mine: string[] = []
-    for (let i = 0; i < 50; i++) {
-      mine = actions(await api.call('GET', '/api/audit-events?limit=100', alice.token))
-      if (mine.includes('credential.rejected')) break
-      await new Promise((done) => setTimeout(done, 20))
-    }
+    const mine = await until("the revoked key's credential.rejected on alice's trail", async () => {
+      const listed = actions(await api.call('GET', '/api/audit-events?limit=100', alice.token))
+      return listed.includes('credential.rejected') && listed
+    })
     for (const action of expectedAccount) expect(mine, action).toContain(action)
 
     const theirs = actions(await api.call('GET', `/api/workspaces/${me.personalWorkspaceId}/audit-events?limit=100`, admin.token))

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { count, engine, seedArtifact, startTestApi, type TestApi } from './helper.ts'
 
 let api: TestApi
@@ -12,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => api?.close())
 
 describe(`API keys (${engine})`, () => {
-  it('shows the secret once, lists the key by prefix, and the key works as a bearer credential', async () => {
+  // Waits: the first use's stamp.
+  it('shows the secret once, lists the key by prefix, and the key works as a bearer credential', { timeout: timeoutFor(1) }, async () => {
     const ada = await api.user('ada.keys@example.com')
     const res = await api.request('POST', '/api/api-keys', { token: ada.token, body: { name: 'laptop', scopes: ['artifacts:read'] } })
     expect(res.statusCode).toBe(201)
@@ -31,11 +33,10 @@ describe(`API keys (${engine})`, () => {
     expect((await api.call('GET', '/api/profile/me', created.secret)).email).toBe('ada.keys@example.com')
     // lastUsedAt is written off the request's path: it lands a moment after the request.
     const mineNow = async () => (await api.call('GET', '/api/api-keys', ada.token)).items.find((k: { id: string }) => k.id === created.id)
-    let mine = await mineNow()
-    for (let i = 0; i < 50 && mine.lastUsedAt === null; i++) {
-      await new Promise((done) => setTimeout(done, 20))
-      mine = await mineNow()
-    }
+    const mine = await until("the key's last use in its listing", async () => {
+      const listed = await mineNow()
+      return listed.lastUsedAt !== null && listed
+    })
     expect(mine).toMatchObject({ name: 'laptop', prefix: created.prefix, status: 'active' })
     expect(mine.secret).toBeUndefined()
     expect(mine.lastUsedAt).not.toBeNull()
@@ -71,7 +72,8 @@ describe(`API keys (${engine})`, () => {
     expect(del.json().code).toBe('forbidden')
   })
 
-  it('revocation stops the key at once; revoking again changes nothing; others cannot revoke it', async () => {
+  // Waits: the refused use's event.
+  it('revocation stops the key at once; revoking again changes nothing; others cannot revoke it', { timeout: timeoutFor(1) }, async () => {
     const bob = await api.user('bob.revoke@example.com')
     const mallory = await api.user('mallory.revoke@example.com')
     const key = await api.call('POST', '/api/api-keys', bob.token, { name: 'ci', scopes: ['artifacts:read'] })
@@ -89,7 +91,7 @@ describe(`API keys (${engine})`, () => {
     })
     // The revocation, and the refused use (credential.rejected, written off the request's path);
     // revoking again adds nothing.
-    for (let i = 0; i < 50 && (await count(api, 'audit_events')) < before + 2; i++) await new Promise((done) => setTimeout(done, 20))
+    await until('the revocation and the refused use on the trail', async () => (await count(api, 'audit_events')) >= before + 2)
     const added = await api.runtime.database.db
       .selectFrom('audit_events')
       .select('action')

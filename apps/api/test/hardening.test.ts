@@ -5,6 +5,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { Redis } from 'ioredis'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 
 /**
@@ -16,14 +17,6 @@ const webOrigin = 'https://quire.test'
 const redisUrl = process.env.QUIRE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
-
-async function until(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await sleep(20)
-  }
-}
 
 const open: { close(): Promise<void> }[] = []
 afterEach(async () => {
@@ -249,7 +242,8 @@ describe.runIf(engine === 'postgres')('rate limits shared through PostgreSQL', (
     expectRateLimited(await get(api.app, '/api/profile/projects', token))
   })
 
-  it('the store reads without counting, and deletes ended windows as it goes', async () => {
+  // Waits: the prune.
+  it('the store reads without counting, and deletes ended windows as it goes', { timeout: timeoutFor(1) }, async () => {
     const api = await testApi()
     const Store = postgresRateLimitStore(api.runtime.database, { pruneEvery: 3 })
     const store = new Store()
@@ -268,7 +262,9 @@ describe.runIf(engine === 'postgres')('rate limits shared through PostgreSQL', (
     expect(third.ttl).toBeGreaterThan(59_000)
     expect(third.ttl).toBeLessThanOrEqual(60_000)
     // The third hit set off a prune.
-    await until(async () => (await sql<{ key: string }>`SELECT key FROM rate_limits`.execute(db)).rows.every((r) => r.key !== 'ended'))
+    await until('the ended window to be deleted', async () =>
+      (await sql<{ key: string }>`SELECT key FROM rate_limits`.execute(db)).rows.every((r) => r.key !== 'ended'),
+    )
     expect((await sql<{ key: string }>`SELECT key FROM rate_limits`.execute(db)).rows).toEqual([{ key: 'k' }])
   })
 

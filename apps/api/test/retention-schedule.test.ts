@@ -1,6 +1,7 @@
 import { type AuditPruner, type Clock, setWorkspacePlan } from '@quire/core'
 import { type AuditPruning, type PruneLog, startAuditPruning } from '@quire/server'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 
 const DAY = 86_400_000
@@ -54,7 +55,27 @@ describe(`scheduled audit pruning (${engine})`, () => {
     return rows.map((r) => r.action)
   }
 
-  it("deletes events past their plan's retention at every interval and keeps the recent ones", async () => {
+  /** Waits until `workspaceId`'s trail holds exactly `expected` (tooling/vitest/waits.ts), naming what it holds. */
+  async function untilTrail(workspaceId: string, expected: readonly string[]): Promise<void> {
+    let held: string[] = []
+    await until(
+      () => `the trail of ${workspaceId} to hold ${JSON.stringify(expected)} (it holds ${JSON.stringify(held)})`,
+      async () => {
+        held = await actionsIn(workspaceId)
+        return JSON.stringify(held) === JSON.stringify(expected)
+      },
+    )
+  }
+
+  /** Waits until `calls()` reaches `atLeast` (tooling/vitest/waits.ts). */
+  const untilCalls = (calls: () => number, atLeast: number) =>
+    until(
+      () => `${atLeast} pruning runs (${calls()} so far)`,
+      () => calls() >= atLeast,
+    )
+
+  // Waits: two runs of the schedule.
+  it("deletes events past their plan's retention at every interval and keeps the recent ones", { timeout: timeoutFor(2) }, async () => {
     // Day 0: a user on the free plan (7 days), one on pro (90 days), and an event of no workspace.
     const free = await api.user('retention-free@example.com')
     const pro = await api.user('retention-pro@example.com')
@@ -92,14 +113,14 @@ describe(`scheduled audit pruning (${engine})`, () => {
 
     // The free workspace's week-old events go, and so does the event of no workspace (free too);
     // the day-8 event stays, and the pro workspace keeps everything.
-    await vi.waitFor(async () => expect(await actionsIn(freeWs)).toEqual(['project.created']), { timeout: 10_000, interval: 25 })
+    await untilTrail(freeWs, ['project.created'])
     expect(await actionsIn(null)).toEqual([])
     expect(await actionsIn(proWs)).toEqual(['user.created', 'api_key.created', 'workspace.plan_changed'])
     expect(lines).toContainEqual(expect.objectContaining({ level: 'info', details: expect.objectContaining({ pruned: 3 }) }))
 
     // Day 91: a later run (same schedule) removes the pro workspace's day-0 events, and day 8's.
     clock.advance(83 * DAY)
-    await vi.waitFor(async () => expect(await actionsIn(proWs)).toEqual([]), { timeout: 10_000, interval: 25 })
+    await untilTrail(proWs, [])
     expect(await actionsIn(freeWs)).toEqual([])
     expect(lines.filter((l) => l.level === 'error')).toEqual([])
 
@@ -107,7 +128,8 @@ describe(`scheduled audit pruning (${engine})`, () => {
     pruning = undefined
   })
 
-  it('logs a failed run instead of throwing, and the next run goes ahead', async () => {
+  // Waits: three runs.
+  it('logs a failed run instead of throwing, and the next run goes ahead', { timeout: timeoutFor(1) }, async () => {
     let calls = 0
     const pruner: AuditPruner = {
       prune: async (retention) => {
@@ -118,7 +140,7 @@ describe(`scheduled audit pruning (${engine})`, () => {
     }
     const { log, lines } = recordingLog()
     pruning = startAuditPruning({ operator: { ...api.runtime.operator, auditPruner: pruner } }, { intervalMs: 10, log })
-    await vi.waitFor(() => expect(calls).toBeGreaterThanOrEqual(3), { timeout: 10_000, interval: 10 })
+    await untilCalls(() => calls, 3)
     await pruning.stop()
     pruning = undefined
     const errors = lines.filter((l) => l.level === 'error')
@@ -126,7 +148,8 @@ describe(`scheduled audit pruning (${engine})`, () => {
     expect(errors[0]?.details).toMatchObject({ err: expect.objectContaining({ message: 'connection reset' }) })
   })
 
-  it('never overlaps runs, and stop waits for the run in progress and starts no other', async () => {
+  // Waits: three runs.
+  it('never overlaps runs, and stop waits for the run in progress and starts no other', { timeout: timeoutFor(1) }, async () => {
     let active = 0
     let mostAtOnce = 0
     let calls = 0
@@ -145,17 +168,20 @@ describe(`scheduled audit pruning (${engine})`, () => {
     }
     // Runs take longer than the interval: a timer-per-interval would pile them up.
     pruning = startAuditPruning({ operator: { ...api.runtime.operator, auditPruner: slow } }, { intervalMs: 1, log: recordingLog().log })
-    await vi.waitFor(() => expect(calls).toBeGreaterThanOrEqual(3), { timeout: 10_000, interval: 5 })
+    await untilCalls(() => calls, 3)
     await pruning.stop()
     pruning = undefined
     expect(active).toBe(0)
     expect(finished).toBe(calls)
     expect(mostAtOnce).toBe(1)
+    // No run after stop: one still armed would be due in 1 ms, and timers fire in the order they are
+    // due, so it would come before this 100 ms one however loaded the machine.
     await new Promise((done) => setTimeout(done, 100))
     expect(calls).toBe(finished)
   })
 
-  it('runs first after `firstRunMs`, or after the interval when that is shorter', async () => {
+  // Waits: a run.
+  it('runs first after `firstRunMs`, or after the interval when that is shorter', { timeout: timeoutFor(1) }, async () => {
     let calls = 0
     const counting: AuditPruner = {
       prune: async (retention) => {
@@ -167,9 +193,10 @@ describe(`scheduled audit pruning (${engine})`, () => {
     const { log } = recordingLog()
     const late = startAuditPruning({ operator }, { intervalMs: 60_000, firstRunMs: 60_000, log })
     const soon = startAuditPruning({ operator }, { intervalMs: 20, firstRunMs: 60_000, log })
-    await vi.waitFor(() => expect(calls).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 10 })
+    await untilCalls(() => calls, 1)
     await soon.stop()
     const afterSoon = calls
+    // As above: a run still armed after stop would be due in 20 ms, before this 100 ms timer.
     await new Promise((done) => setTimeout(done, 100))
     expect(calls).toBe(afterSoon)
     await late.stop()

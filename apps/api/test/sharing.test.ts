@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { engine, seedArtifact, startTestApi, type TestApi } from './helper.ts'
 
 let api: TestApi
@@ -180,7 +181,8 @@ describe(`share links (${engine})`, () => {
     expect(written.every((e) => e.via.credentialId === link.id && e.actor.kind === 'share_link')).toBe(true)
   })
 
-  it('stops working at once when revoked; revoking again is not an error; the audit rows stay', async () => {
+  // Waits: the refused use's event.
+  it('stops working at once when revoked; revoking again is not an error; the audit rows stay', { timeout: timeoutFor(1) }, async () => {
     const { owner, artifact } = await seedArtifact(api)
     const link = (
       await api.request('POST', `/api/artifacts/${artifact.id}/share-links`, { token: owner.token, body: { role: 'editor' } })
@@ -206,11 +208,10 @@ describe(`share links (${engine})`, () => {
     expect((await api.request('GET', `/api/artifacts/${artifact.id}`, { token: link.secret })).statusCode).toBe(401)
     // The two refused requests leave one credential.rejected (written off the request's path,
     // once per credential in ten minutes), and nothing else done through the link.
-    let trail = await events(artifact.id, owner.token)
-    for (let i = 0; i < 50 && !trail.some((e) => e.action === 'credential.rejected'); i++) {
-      await new Promise((done) => setTimeout(done, 20))
-      trail = await events(artifact.id, owner.token)
-    }
+    const trail = await until("the refused link's credential.rejected on the artifact's trail", async () => {
+      const written = await events(artifact.id, owner.token)
+      return written.some((e) => e.action === 'credential.rejected') && written
+    })
     expect(trail.filter((e) => e.action === 'share_link.revoked')).toHaveLength(1)
     expect(trail.filter((e) => e.via.credentialId === link.id).map((e) => e.action)).toEqual([
       'credential.rejected',

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
-import { agentLayerEnv, launchChromium, startTestWeb, type TestWeb } from './helper.ts'
+import { agentLayerEnv, browserTimeout, launchChromium, startTestWeb, type TestWeb } from './helper.ts'
 import { type Demo, seedDemo } from './pages/demo.ts'
 import { type Identity, identityContexts, openTemplate, pageTemplates } from './pages/templates.ts'
 
@@ -40,7 +40,7 @@ beforeAll(async () => {
   // The pages' CSP allows no script at all, so axe (injected as an inline script) runs only in
   // contexts that bypass it. Nothing else the page does depends on that: it has no script of its own.
   contexts = await identityContexts(browser, web, demo, { bypassCSP: true })
-})
+}, browserTimeout())
 afterAll(async () => {
   await browser?.close()
   await web?.close()
@@ -117,7 +117,7 @@ async function keyboardProblems(page: Page): Promise<string[]> {
   return problems
 }
 
-describe(`every page template in Chromium (${testEngine})`, () => {
+describe(`every page template in Chromium (${testEngine})`, { timeout: browserTimeout() }, () => {
   for (const template of pageTemplates) {
     it(`${template.name}: no serious or critical axe violation at desktop and phone widths, light and dark; every control reached by Tab with a visible focus`, async () => {
       const page = await (contexts as Record<Identity, BrowserContext>)[template.as].newPage()

@@ -6,14 +6,14 @@
  * workspace and an artifact (filter by action, older pages by the operation's cursor). Every page
  * needs sign-in; every form needs the session's CSRF token; a stranger gets the operations'
  * refusals (404 for what they may not know exists, 403 for what they see but may not audit).
- * The tests run in order: the audit trails list what the earlier ones did. The longer ones drive
- * several browsers through many pages, hence their own time limit.
+ * The tests run in order: the audit trails list what the earlier ones did. Each drives the browser,
+ * and has a browser test's time limit (tooling/vitest/chromium.ts).
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { claimedAgent } from '../../../tooling/vitest/claimed-agent.ts'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
-import { agentLayerEnv, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { agentLayerEnv, browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
 const OWNER_EMAIL = 'account.owner@example.com'
@@ -110,7 +110,7 @@ async function olderLink(tab: Page): Promise<string | null> {
   return link ? link.getAttribute('href') : null
 }
 
-describe(`signed out (${testEngine})`, () => {
+describe(`signed out (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('every account page sends the visitor to sign in and back (303 with return_to)', async () => {
     for (const path of [
       '/settings',
@@ -151,7 +151,7 @@ describe(`signed out (${testEngine})`, () => {
   })
 })
 
-describe(`every account page renders (${testEngine})`, { timeout: 90_000 }, () => {
+describe(`every account page renders (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('with the settings navigation, the header link to /settings, a sign-out form, labelled fields, never cached', async () => {
     const tab = await tabOf(OWNER_EMAIL)
     const pages = [
@@ -212,7 +212,7 @@ describe(`every account page renders (${testEngine})`, { timeout: 90_000 }, () =
   })
 })
 
-describe(`the username (${testEngine})`, () => {
+describe(`the username (${testEngine})`, { timeout: browserTimeout() }, () => {
   const RENAMER = 'account.renamer@example.com'
 
   it('changes through the form, and the profile and the API say the new name', async () => {
@@ -256,7 +256,7 @@ describe(`the username (${testEngine})`, () => {
   })
 })
 
-describe(`API keys (${testEngine})`, () => {
+describe(`API keys (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('creating one shows its secret once, on the answer, not cached; the key works on the REST API', async () => {
     const tab = await tabOf(OWNER_EMAIL)
     await open(tab, '/settings/keys')
@@ -374,7 +374,7 @@ describe(`API keys (${testEngine})`, () => {
   })
 })
 
-describe(`agents (${testEngine})`, () => {
+describe(`agents (${testEngine})`, { timeout: browserTimeout() }, () => {
   const agent = { id: '', token: '' }
 
   it('none yet: the page says how an agent gets connected', async () => {
@@ -449,7 +449,7 @@ describe(`agents (${testEngine})`, () => {
   })
 })
 
-describe(`workspaces and invitations (${testEngine})`, { timeout: 90_000 }, () => {
+describe(`workspaces and invitations (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('creates a team workspace through the form; a taken slug is refused next to the field', async () => {
     const tab = await tabOf(OWNER_EMAIL)
     await open(tab, '/settings/workspaces')
@@ -559,7 +559,7 @@ describe(`workspaces and invitations (${testEngine})`, { timeout: 90_000 }, () =
   })
 })
 
-describe(`audit trails (${testEngine})`, { timeout: 90_000 }, () => {
+describe(`audit trails (${testEngine})`, { timeout: browserTimeout() }, () => {
   it("the account's trail lists what the pages did, through which credential and surface", async () => {
     const tab = await tabOf(OWNER_EMAIL)
     const res = await open(tab, '/settings/audit')
@@ -726,7 +726,7 @@ describe(`audit trails (${testEngine})`, { timeout: 90_000 }, () => {
   })
 })
 
-describe(`strangers and forged requests (${testEngine})`, () => {
+describe(`strangers and forged requests (${testEngine})`, { timeout: browserTimeout() }, () => {
   it("a stranger cannot open another's workspace pages or an artifact's audit they may not see", async () => {
     await api('POST', '/api/artifacts', {
       ownerUsername: owner.username,

@@ -5,7 +5,7 @@
  * clock the tests move (code and token lifetimes, the polling interval), so nothing waits.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Clock } from '@quire/core'
@@ -13,7 +13,7 @@ import { readEnv } from '@quire/server'
 import { SignJWT } from 'jose'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawnNode } from '../../../tooling/vitest/node-process.ts'
+import { type NodeProcess, spawnNode } from '../../../tooling/vitest/node-process.ts'
 import { timeoutFor, untilExit } from '../../../tooling/vitest/waits.ts'
 import { databaseDump, freePort, startTestWeb, type TestWeb } from './helper.ts'
 import { type HttpSession, signInOverHttp } from './http-session.ts'
@@ -600,17 +600,25 @@ describe('misconfiguration', () => {
 describe('a process started with a bad agent setting', () => {
   it('case 2: exits 1 with one line naming the setting, before serving anything', { timeout: timeoutFor(1) }, async () => {
     const port = String(await freePort())
-    const started = spawnNode(resolve(import.meta.dirname, '../../api/src/main.ts'), {
-      API_PORT: port,
-      QUIRE_DATA_DIR: await mkdtemp(join(tmpdir(), 'quire-agent-config-')),
-      AUTH_MD_ENABLED: 'true',
-      AUTH_MD_SIGNING_SECRET: 'too-short',
-    })
-    const { code } = await untilExit(started)
-    expect(code, started.output()).toBe(1)
-    const lines = started.output().trim().split('\n')
-    expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/^Invalid environment: AUTH_MD_SIGNING_SECRET/)
+    const dataDir = await mkdtemp(join(tmpdir(), 'quire-agent-config-'))
+    let started: NodeProcess | undefined
+    try {
+      started = spawnNode(resolve(import.meta.dirname, '../../api/src/main.ts'), {
+        API_PORT: port,
+        QUIRE_DATA_DIR: dataDir,
+        AUTH_MD_ENABLED: 'true',
+        AUTH_MD_SIGNING_SECRET: 'too-short',
+      })
+      const { code } = await untilExit(started)
+      expect(code, started.output()).toBe(1)
+      const lines = started.output().trim().split('\n')
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toMatch(/^Invalid environment: AUTH_MD_SIGNING_SECRET/)
+    } finally {
+      // However the test ends: the process (killed if it still runs, it may write there), then its data directory.
+      await started?.kill()
+      await rm(dataDir, { recursive: true, force: true })
+    }
   })
 })
 

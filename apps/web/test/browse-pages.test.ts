@@ -7,8 +7,9 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runningClock } from '../../../tooling/vitest/running-clock.ts'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
-import { launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
 const OWNER_EMAIL = 'browse.owner@example.com'
@@ -17,9 +18,12 @@ let web: TestWeb
 let owner: Awaited<ReturnType<typeof userWithKey>>
 let browser: Browser | undefined
 let context: BrowserContext | undefined
+/** The use-cases' clock: a link expires when a test moves it past the link's expiry. */
+const clock = runningClock()
+const HOUR_MS = 3_600_000
 
 beforeAll(async () => {
-  web = await startTestWeb({ api: true })
+  web = await startTestWeb({ api: true, clock })
   owner = await userWithKey(web, OWNER_EMAIL)
   await api('POST', '/api/projects', { ownerUsername: owner.username, slug: 'notes', title: 'Notes', icon: 'N' })
   await api('POST', '/api/projects', { ownerUsername: owner.username, slug: 'other', title: 'Other things', icon: 'O' })
@@ -148,9 +152,10 @@ describe(`share links open their artifact (${testEngine})`, () => {
     const { id } = await artifact('shared-gone', { publicView: false, content: 'Gone words.\n', title: 'Vanishing title' })
     const revoked = await shareLink(id)
     await api('POST', `/api/share-links/${revoked.id}/revoke`)
-    const expiring = await shareLink(id, { expiresAt: new Date(Date.now() + 1500).toISOString() })
+    const expiring = await shareLink(id, { expiresAt: new Date(clock.now().getTime() + HOUR_MS).toISOString() })
     expect((await page(`/s/${encodeURIComponent(expiring.secret)}`)).status).toBe(200)
-    await new Promise((resolve) => setTimeout(resolve, 1800))
+    // Its hour passes on the clock the use-cases read, not in a wait.
+    clock.advance(HOUR_MS + 1_000)
 
     const missing = await page('/s/quire_shl_not-a-real-link')
     expect(missing.status).toBe(404)
@@ -177,7 +182,7 @@ describe(`share links open their artifact (${testEngine})`, () => {
   })
 })
 
-describe(`owner and project pages (${testEngine})`, () => {
+describe(`owner and project pages (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('show an anonymous visitor the public artifacts only, under slugs, and are a 404 where nothing is public', async () => {
     await api('POST', '/api/projects', { ownerUsername: owner.username, slug: 'hidden', title: 'Codename Bluebird', icon: 'H' })
     await artifact('anon-private', { publicView: false, content: 'x\n', title: 'Private diary entry' })
@@ -263,7 +268,7 @@ describe(`owner and project pages (${testEngine})`, () => {
   })
 })
 
-describe(`the signed-in home (${testEngine})`, () => {
+describe(`the signed-in home (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('lists the workspaces, projects and recently changed artifacts', async () => {
     await artifact('home-recent', { publicView: false, content: 'z\n', title: 'Freshly written' })
     const tab = await ownerBrowser()

@@ -13,7 +13,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runNode } from '../../../packages/cli/test/quire-process.ts'
-import { databaseDump, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { waitBudgetMs } from '../../../tooling/vitest/waits.ts'
+import { browserTimeout, databaseDump, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { call, mcpClient, restCall, textOf, toolError, userWithKey } from './mcp-helper.ts'
 
 const PERSON = 'cold.person@example.com'
@@ -63,11 +64,24 @@ async function coldAgent(webUrl: string, personEmail: string, person: Person, lo
   const claim = registration.claim as { user_code: string; verification_uri_complete: string; interval: number }
   log.secrets.push(claimToken, claim.user_code)
 
-  // Step 4: the person confirms while the agent polls.
-  const confirmed = person(claim.verification_uri_complete, claim.user_code)
+  // Step 4: the person confirms while the agent polls. The agent sleeps `interval` seconds before
+  // each poll, as the protocol demands (a sooner poll earns slow_down): that pace is what this
+  // checks, not a stand-in for a signal. It polls while the person is at it (each of their browser
+  // steps has its own budget) and for a wait's budget after they are done (tooling/vitest/waits.ts).
   let interval = claim.interval
   let token: Record<string, unknown> | null = null
-  for (let polls = 0; token === null && polls < 30; polls++) {
+  let personError: unknown
+  let personDoneAt: number | undefined
+  const confirmed = person(claim.verification_uri_complete, claim.user_code)
+    .catch((error: unknown) => {
+      personError = error ?? new Error('the person failed')
+    })
+    .finally(() => {
+      personDoneAt = performance.now()
+    })
+  const polling = () =>
+    token === null && personError === undefined && (personDoneAt === undefined || performance.now() - personDoneAt < waitBudgetMs)
+  for (let polls = 0; polling(); polls++) {
     await new Promise((done) => setTimeout(done, interval * 1000))
     const response = await fetch(metadata.token_endpoint as string, {
       method: 'POST',
@@ -81,7 +95,9 @@ async function coldAgent(webUrl: string, personEmail: string, person: Person, lo
     else if (body.error !== 'authorization_pending') throw new Error(`polling stopped: ${JSON.stringify(body)}`)
   }
   await confirmed
-  if (token === null) throw new Error('the person never confirmed')
+  if (personError !== undefined) throw personError
+  if (token === null)
+    throw new Error(`No token ${waitBudgetMs / 1000} s after the person confirmed; the agent saw: ${log.steps.join('; ')}`)
   const accessToken = token.access_token as string
   log.secrets.push(accessToken, token.identity_assertion as string)
   return { accessToken, scope: token.scope as string, manual }
@@ -102,13 +118,16 @@ describe('a cold agent, given only the web address', () => {
       },
     })
     browser = await launchChromium()
-  })
+  }, browserTimeout())
   afterAll(async () => {
     await browser?.close()
     await web?.close()
   })
 
-  it('registers, is claimed in a browser, publishes over MCP, shares, recovers from a conflict, and leaves no secret behind', async () => {
+  // Waits: the polling for the token beside the person's browser steps, then the CLI's run.
+  it('registers, is claimed in a browser, publishes over MCP, shares, recovers from a conflict, and leaves no secret behind', {
+    timeout: browserTimeout(2),
+  }, async () => {
     // The person already uses Quire (a key for checking what happened, over REST).
     const personKey = await userWithKey(web, PERSON)
     const context = await browser.newContext()

@@ -84,7 +84,7 @@ export async function startTestWeb(
   }
 }
 
-export { launchChromium } from '../../../tooling/vitest/chromium.ts'
+export { browserTimeout, launchChromium } from '../../../tooling/vitest/chromium.ts'
 
 /** The settings that turn the agent registration layer on, with a fresh signing secret (the default scopes). */
 export function agentLayerEnv(): Record<string, string> {

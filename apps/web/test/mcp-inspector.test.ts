@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../../tooling/vitest/free-port.ts'
 import { type Finished, finish, settleAll, spawnTracked, watch } from '../../../tooling/vitest/processes.ts'
 import { timeoutFor, untilLine } from '../../../tooling/vitest/waits.ts'
-import { launchChromium, startTestWeb, type TestWeb } from './helper.ts'
+import { browserTimeout, launchChromium, startTestWeb, type TestWeb } from './helper.ts'
 import { userWithKey } from './mcp-helper.ts'
 
 /**
@@ -51,7 +51,7 @@ beforeAll(async () => {
     }),
   ])
   owner = await userWithKey(web, 'inspector.owner@example.com')
-})
+}, browserTimeout())
 afterAll(async () => {
   await browser?.close()
   await web?.close()
@@ -305,8 +305,8 @@ describe('the MCP Inspector CLI against /mcp', { timeout: timeoutFor(3) }, () =>
  * Its `server` scenarios are not run here: that command has no option to send a credential (each
  * would meet our 401 before any check), and most need its fixture tools (tools-call-*, prompts-*).
  */
-// Waits: the suite's authorization URL, then its end.
-describe('the MCP conformance suite against the authorization server', { timeout: timeoutFor(2) }, () => {
+// Waits: the suite's authorization URL, then its end; the browser's steps between them.
+describe('the MCP conformance suite against the authorization server', { timeout: browserTimeout(2) }, () => {
   it('passes every check of its authorization scenarios, signing in through the browser', async () => {
     // The suite's callback listener: a loopback redirect URI registered for a fresh public client.
     const port = await freePort()

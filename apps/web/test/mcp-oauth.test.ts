@@ -16,7 +16,15 @@ import { getProfile } from '@quire/core'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settleAll } from '../../../tooling/vitest/processes.ts'
-import { type LoopbackListener, launchChromium, sessionSecretIn, startLoopbackListener, startTestWeb, type TestWeb } from './helper.ts'
+import {
+  browserTimeout,
+  type LoopbackListener,
+  launchChromium,
+  sessionSecretIn,
+  startLoopbackListener,
+  startTestWeb,
+  type TestWeb,
+} from './helper.ts'
 import { call } from './mcp-helper.ts'
 
 let web: TestWeb
@@ -35,7 +43,7 @@ beforeAll(async () => {
       loopback = started
     }),
   ])
-})
+}, browserTimeout())
 afterAll(async () => {
   await browser?.close()
   await web?.close()
@@ -180,7 +188,7 @@ function mcpTransport(host: OAuthClientProvider, log: Exchange[]): StreamableHTT
   return new StreamableHTTPClientTransport(new URL(`${web.url}/mcp`), { authProvider: host, fetch: recordingFetch(log) })
 }
 
-describe('the MCP endpoint through the OAuth fallback', { timeout: 90_000 }, () => {
+describe('the MCP endpoint through the OAuth fallback', { timeout: browserTimeout() }, () => {
   it('registers, signs the person in through the browser, exchanges the code, and connects with a token only /mcp accepts', async () => {
     const email = 'mcp.oauth.person@example.com'
     const host = new BrowserOAuthHost(email, 'state-of-the-test')

@@ -8,7 +8,15 @@
 import * as oidc from 'openid-client'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackListener, launchChromium, signInWithBrowser, startLoopbackListener, startTestWeb, type TestWeb } from './helper.ts'
+import {
+  browserTimeout,
+  type LoopbackListener,
+  launchChromium,
+  signInWithBrowser,
+  startLoopbackListener,
+  startTestWeb,
+  type TestWeb,
+} from './helper.ts'
 
 let web: TestWeb
 let browser: Browser
@@ -18,7 +26,7 @@ beforeAll(async () => {
   web = await startTestWeb({ api: true })
   browser = await launchChromium()
   loopback = await startLoopbackListener()
-})
+}, browserTimeout())
 afterAll(async () => {
   await browser?.close()
   await web?.close()
@@ -85,7 +93,7 @@ async function refusal(call: Promise<unknown>): Promise<string> {
   throw new Error('the call was not refused')
 }
 
-describe('an OAuth client driven by openid-client', () => {
+describe('an OAuth client driven by openid-client', { timeout: browserTimeout() }, () => {
   it('discovers, registers, gets tokens by code + PKCE, and uses them on the API; refresh rotates; revoke stops access', async () => {
     const config = await registerClient()
     expect(config.serverMetadata().issuer).toBe(web.url)
@@ -158,7 +166,7 @@ describe('an OAuth client driven by openid-client', () => {
   })
 })
 
-describe('what the sign-in provider vouches for', () => {
+describe('what the sign-in provider vouches for', { timeout: browserTimeout() }, () => {
   it('invitations and viewer emails go by the verified email signed in with; an unverified address cannot sign in', async () => {
     const config = await registerClient()
     const ada = (await authorize(config, 'ada.owner@example.com')).access_token

@@ -6,7 +6,15 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type LoopbackListener, launchChromium, signInWithBrowser, startLoopbackListener, startTestWeb, type TestWeb } from './helper.ts'
+import {
+  browserTimeout,
+  type LoopbackListener,
+  launchChromium,
+  signInWithBrowser,
+  startLoopbackListener,
+  startTestWeb,
+  type TestWeb,
+} from './helper.ts'
 import { signInOverHttp } from './http-session.ts'
 
 let web: TestWeb
@@ -17,7 +25,7 @@ beforeAll(async () => {
   web = await startTestWeb()
   browser = await launchChromium()
   loopback = await startLoopbackListener()
-})
+}, browserTimeout())
 afterAll(async () => {
   await browser?.close()
   await web?.close()
@@ -79,7 +87,7 @@ async function authorize(clientId: string, challenge: string, options: { resourc
   }
 }
 
-describe('the OAuth 2.1 authorization server', () => {
+describe('the OAuth 2.1 authorization server', { timeout: browserTimeout() }, () => {
   it('publishes metadata whose issuer is the web origin, with S256 PKCE', async () => {
     const metadata = await (await fetch(`${web.url}/.well-known/oauth-authorization-server`)).json()
     expect(metadata).toMatchObject({

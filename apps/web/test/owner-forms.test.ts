@@ -13,7 +13,7 @@ import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
-import { freePort, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { browserTimeout, freePort, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
 const OWNER_EMAIL = 'forms.owner@example.com'
@@ -33,7 +33,7 @@ beforeAll(async () => {
   await api('POST', '/api/projects', { ownerUsername: owner.username, slug: 'guides', title: 'Guides', icon: 'G' })
   browser = await launchChromium()
   ownerContext = await signedIn(OWNER_EMAIL)
-})
+}, browserTimeout())
 afterAll(async () => {
   for (const context of contexts) await context.close().catch(() => {})
   await browser?.close()
@@ -134,7 +134,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .flatMap((v) => v.nodes.map((node) => `${v.id} at ${node.target.join(' ')}`))
 }
 
-describe(`a new version from the browser (${testEngine})`, () => {
+describe(`a new version from the browser (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('shows the latest content, saves text and changelog as the next version, and lands on the page with a fixed notice', async () => {
     const { id, path } = await artifact('write', ['\nStarts with an empty line.\n'])
     const page = await ownerPage()
@@ -277,7 +277,7 @@ describe(`a new version from the browser (${testEngine})`, () => {
   })
 })
 
-describe(`restore and delete (${testEngine})`, () => {
+describe(`restore and delete (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('restores an old version from the history page as a new head, with an optional changelog', async () => {
     const { id, path } = await artifact('restore', ['one\n', 'two\n', 'three\n'])
     const page = await ownerPage()
@@ -327,7 +327,7 @@ describe(`restore and delete (${testEngine})`, () => {
   })
 })
 
-describe(`access settings and share links (${testEngine})`, () => {
+describe(`access settings and share links (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('saves the switches and the allowlist (checked over REST), and keeps what was typed when an address is wrong', async () => {
     const { id, path } = await artifact('access', ['a\n'])
     const page = await ownerPage()
@@ -410,7 +410,7 @@ describe(`access settings and share links (${testEngine})`, () => {
   })
 })
 
-describe(`who sees the owner's controls, and who is refused (${testEngine})`, () => {
+describe(`who sees the owner's controls, and who is refused (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('shows them to the owner on the latest page and history only, never on a pinned page', async () => {
     const { path } = await artifact('controls', ['one\n', 'two\n'])
     const page = await ownerPage()
@@ -512,7 +512,7 @@ describe(`who sees the owner's controls, and who is refused (${testEngine})`, ()
   })
 })
 
-describe(`CSRF (${testEngine})`, () => {
+describe(`CSRF (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('refuses a post without the session’s token, or with another one, with 403 and nothing changed', async () => {
     const { id, path } = await artifact('csrf', ['kept\n'])
     for (const token of [undefined, 'not-the-token', await csrfTokenOf(await signedIn(STRANGER_EMAIL))]) {
@@ -559,7 +559,7 @@ describe(`CSRF (${testEngine})`, () => {
   })
 })
 
-describe(`labels and accessibility of the forms (${testEngine})`, () => {
+describe(`labels and accessibility of the forms (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('labels every field and has no serious axe violation on the edit, conflict, delete, settings, created-link and history pages', async () => {
     const { id, path } = await artifact('a11y', ['one\n', 'two\n'])
     // axe is injected as a script, which the pages' CSP forbids: this context bypasses it.

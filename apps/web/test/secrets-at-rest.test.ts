@@ -11,6 +11,7 @@ import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import {
+  browserTimeout,
   type LoopbackListener,
   launchChromium,
   sessionSecretIn,
@@ -32,7 +33,7 @@ beforeAll(async () => {
   browser = await launchChromium()
   context = await browser.newContext()
   loopback = await startLoopbackListener()
-})
+}, browserTimeout())
 afterAll(async () => {
   await context?.close()
   await browser?.close()
@@ -93,7 +94,7 @@ async function api(method: string, path: string, token: string, body?: unknown, 
   return { status: res.status, body: text ? JSON.parse(text) : null }
 }
 
-describe(`no secret at rest (${testEngine})`, () => {
+describe(`no secret at rest (${testEngine})`, { timeout: browserTimeout() }, () => {
   let accessToken = ''
 
   it('a browser session', async () => {

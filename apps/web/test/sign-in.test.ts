@@ -4,7 +4,7 @@ import { getProfile, sessionPrincipal } from '@quire/core'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { settleAll } from '../../../tooling/vitest/processes.ts'
-import { freePort, launchChromium, sessionSecretIn, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { browserTimeout, freePort, launchChromium, sessionSecretIn, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 
 let web: TestWeb
 let browser: Browser
@@ -21,7 +21,7 @@ beforeAll(async () => {
       browser = started
     }),
   ])
-})
+}, browserTimeout())
 afterAll(async () => {
   await browser?.close()
   await web?.close()
@@ -34,7 +34,7 @@ afterEach(async () => {
   await context.close()
 })
 
-describe('signing in through the development provider, in Chromium', () => {
+describe('signing in through the development provider, in Chromium', { timeout: browserTimeout() }, () => {
   it('signs in with any email, lands on return_to signed in, and the user exists with that verified email', async () => {
     await signInWithBrowser(page, web, 'Ada.Lovelace@Example.com', '/?from=sign-in-test')
 

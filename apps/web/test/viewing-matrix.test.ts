@@ -11,8 +11,9 @@
 import { randomBytes } from 'node:crypto'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runningClock } from '../../../tooling/vitest/running-clock.ts'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
-import { launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
 const mark = randomBytes(4).toString('hex')
@@ -56,14 +57,16 @@ let browser: Browser | undefined
 const keys = {} as Record<Person, string>
 const contexts = {} as Record<Person, BrowserContext>
 const links = {} as Record<LinkKind, string>
-let expiresAt = 0
+/** The use-cases' clock: the expired link expires when the set-up moves it past the link's hour. */
+const clock = runningClock()
+const HOUR_MS = 3_600_000
 const artifacts = {} as Record<Which, { id: string; path: string }>
 let ownerUsername = ''
 
 const api = (method: string, path: string, body?: unknown) => restCall(web, keys.owner, method, path, body)
 
 beforeAll(async () => {
-  web = await startTestWeb({ api: true })
+  web = await startTestWeb({ api: true, clock })
   for (const person of Object.keys(emails) as Person[]) keys[person] = (await userWithKey(web, emails[person])).token
   ownerUsername = ((await api('GET', '/api/profile/me')) as { username: string }).username
   await api('POST', '/api/projects', { ownerUsername, slug: 'plans', icon: 'P', ...projectSecret })
@@ -105,8 +108,8 @@ beforeAll(async () => {
   const revoked = await link({ role: 'viewer' })
   await api('POST', `/api/share-links/${revoked.id}/revoke`)
   links['revoked link'] = revoked.secret
-  expiresAt = Date.now() + 2_500
-  links['expired link'] = (await link({ role: 'viewer', expiresAt: new Date(expiresAt).toISOString() })).secret
+  const expiresAt = new Date(clock.now().getTime() + HOUR_MS).toISOString()
+  links['expired link'] = (await link({ role: 'viewer', expiresAt })).secret
   // It worked while it lasted.
   expect((await fetch(`${web.url}/s/${encodeURIComponent(links['expired link'])}`)).status).toBe(200)
 
@@ -117,8 +120,9 @@ beforeAll(async () => {
     await signInWithBrowser(page, web, emails[person])
     await page.close()
   }
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt + 500 - Date.now())))
-}, 120_000)
+  // Its hour passes on the clock the use-cases read, not in a wait.
+  clock.advance(HOUR_MS + 1_000)
+}, browserTimeout())
 afterAll(async () => {
   await browser?.close()
   await web?.close()
@@ -235,7 +239,7 @@ function previewTags(body: string): string[] {
   ].map((m) => m[0])
 }
 
-describe(`the viewing matrix (${testEngine})`, () => {
+describe(`the viewing matrix (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('gives each person the status the API gives them, and no private marker to anyone the API would not show it', async () => {
     const table: string[] = []
     const problems: string[] = []

@@ -16,13 +16,17 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import { contentSecurityPolicy } from '../src/plugins/security-headers.ts'
-import { launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 import { type XssPayload, xssCorpus } from './xss-corpus.ts'
 
 const OWNER_EMAIL = 'xss.owner@example.com'
 /** Tabs open at once in each pass. */
 const TABS = 4
+/** The most pages a payload is shown on (`plant`). */
+const PAGES_PER_PAYLOAD = 12
+/** The most pages a pass loads, for its time limit: the payloads', the 4 lists', the detection control. */
+const pageLoads = xssCorpus.length * PAGES_PER_PAYLOAD + 4 + 1
 
 /** What the corpus runs (`alert(1)`, `msgbox(1)`), made to report which payload ran, also inside base64 `data:` URLs. */
 function armed(text: string, id: number): string {
@@ -113,7 +117,7 @@ beforeAll(async () => {
   targets.push({ path: '/settings/workspaces', payload: 'every workspace name', titleHas: 'Workspaces' })
   targets.push({ path: '/settings/audit', payload: 'the account audit trail', titleHas: 'Audit trail' })
   browser = await launchChromium()
-}, 240_000)
+}, browserTimeout())
 afterAll(async () => {
   await browser?.close()
   await web?.close()
@@ -249,7 +253,7 @@ async function detectionControl(context: BrowserContext, executions: Execution[]
   return executions.splice(before)
 }
 
-describe(`the XSS corpus in Chromium (${testEngine})`, () => {
+describe(`the XSS corpus in Chromium (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('cannot become a username: usernames are slugs, and the API refuses anything else', async () => {
     let refused = 0
     for (const [id, payload] of xssCorpus.entries()) {
@@ -264,7 +268,8 @@ describe(`the XSS corpus in Chromium (${testEngine})`, () => {
   })
 
   for (const bypassCSP of [false, true]) {
-    it(`runs none of it on any page ${bypassCSP ? 'with the CSP bypassed (the sanitiser and escaping alone)' : 'under the pages’ CSP'}`, async () => {
+    const name = `runs none of it on any page ${bypassCSP ? 'with the CSP bypassed (the sanitiser and escaping alone)' : 'under the pages’ CSP'}`
+    it(name, { timeout: browserTimeout(0, pageLoads) }, async () => {
       const executions: Execution[] = []
       const context = await watchedContext(bypassCSP, executions)
       try {
@@ -280,6 +285,7 @@ describe(`the XSS corpus in Chromium (${testEngine})`, () => {
               ]
             : ['blocked by CSP (script-src-attr: )', 'blocked by CSP (script-src-elem: )'],
         )
+        expect(targets.length + 1).toBeLessThanOrEqual(pageLoads)
         const problems = await visitAll(context, targets, executions)
         console.log(
           `XSS ${bypassCSP ? 'without CSP' : 'with CSP'} (${testEngine}): ${xssCorpus.length} payloads on ${targets.length} page loads ` +
@@ -292,6 +298,6 @@ describe(`the XSS corpus in Chromium (${testEngine})`, () => {
       } finally {
         await context.close()
       }
-    }, 300_000)
+    })
   }
 })

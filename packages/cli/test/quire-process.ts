@@ -20,16 +20,17 @@ export const cliEntry =
 import { freePort } from '../../../tooling/vitest/free-port.ts'
 import { spawnNode } from '../../../tooling/vitest/node-process.ts'
 import { type Finished, finish, spawnTracked } from '../../../tooling/vitest/processes.ts'
-import { timeoutFor, untilHealthy } from '../../../tooling/vitest/waits.ts'
+import { atOnceMs, timeoutFor, untilHealthy } from '../../../tooling/vitest/waits.ts'
 
 export { type Finished, finish, freePort }
 
 /**
- * What "at once" means for a whole CLI process: far below every wait it must not start (a browser
- * sign-in waits minutes for its person, D-Bus 25 s for a store that does not answer, a request its
- * time limit), and above what a loaded 2-core machine takes to start Node and run the command.
+ * What "at once" means for a whole CLI process (tooling/vitest/waits.ts): far below every wait it
+ * must not start (a browser sign-in waits minutes for its person, D-Bus 25 s for a store that does
+ * not answer, a request its time limit), and above what a loaded 2-core machine takes to start Node
+ * and run the command.
  */
-export const AT_ONCE_MS = 15_000
+export const AT_ONCE_MS = atOnceMs
 
 /**
  * The timeout of a test of the CLI's files (tooling/vitest/waits.ts): it runs a command (`quire`,

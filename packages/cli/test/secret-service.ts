@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { processAlive, signalGroup, spawnTracked, watch } from '../../../tooling/vitest/processes.ts'
-import { until, untilExit, untilLine } from '../../../tooling/vitest/waits.ts'
+import { until, untilExit, untilLine, waitBudgetMs } from '../../../tooling/vitest/waits.ts'
 import { type Finished, finish } from './quire-process.ts'
 
 /**
@@ -38,17 +38,20 @@ export function assertSecretServiceTools(): void {
 }
 
 // The shell in the session: unlock (which starts the daemon), wait until the daemon owns its bus
-// name, say where the bus is and which process serves it, then hold the session open until
-// standard input closes.
+// name (for most of a wait's budget, tooling/vitest/waits.ts: then it says so before the test's wait
+// for its line gives up), say where the bus is and which process serves it, then hold the session
+// open until standard input closes.
+const daemonBudgetS = Math.floor(waitBudgetMs / 1000) - 10
 const sessionScript = `
 printf %s "$KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1
-for _ in $(seq 1 100); do
+deadline=$(($(date +%s) + ${daemonBudgetS}))
+while :; do
   pid=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
     org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets 2>/dev/null | sed -n 's/.*uint32 \\([0-9]*\\).*/\\1/p')
-  [ -n "$pid" ] && break
+  [ -n "$pid" ] || [ "$(date +%s)" -ge "$deadline" ] && break
   sleep 0.1
 done
-[ -n "$pid" ] || { echo "gnome-keyring-daemon never took org.freedesktop.secrets" >&2; exit 1; }
+[ -n "$pid" ] || { echo "gnome-keyring-daemon did not take org.freedesktop.secrets in ${daemonBudgetS} s" >&2; exit 1; }
 printf 'ready %s %s\\n' "$pid" "$DBUS_SESSION_BUS_ADDRESS"
 exec cat >/dev/null
 `

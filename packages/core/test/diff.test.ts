@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { applyPatch, diffLines, parsePatch } from 'diff'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { threadCpuMs } from '../../../tooling/vitest/cpu-time.ts'
 import { unifiedDiff } from '../src/diff/unified-diff.ts'
 
 interface Line {
@@ -323,21 +324,13 @@ describe('unifiedDiff bounds (denial-of-service guard)', () => {
     ],
   ]
 
-  /**
-   * The CPU time this thread spent, in milliseconds: what the diff costs, whatever else the machine
-   * runs (wall-clock time on a loaded 2-core machine counts the waits for a core too).
-   */
-  const cpuMs = (): number => {
-    const { user, system } = process.threadCpuUsage()
-    return (user + system) / 1000
-  }
-
   for (const [name, build] of cases) {
     it(`${name}: takes under 2 s of CPU with a correct patch`, () => {
       const [from, to] = build()
-      const start = cpuMs()
+      // What the diff costs, whatever else the machine runs (tooling/vitest/cpu-time.ts).
+      const start = threadCpuMs()
       const result = unifiedDiff(from, to)
-      const spent = cpuMs() - start
+      const spent = threadCpuMs() - start
       expect(spent).toBeLessThan(2000)
       expect(applyPatch(from, result.text)).toBe(to)
     })

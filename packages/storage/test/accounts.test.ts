@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { CredentialGuard, IdempotencyDraft } from '@quire/core'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
+import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import type { RawQuery } from '../src/database.ts'
 import { accountStore } from '../src/stores/accounts.ts'
 import { credentialStore } from '../src/stores/credentials.ts'
 import type { TestDatabase } from '../src/testing.ts'
-import { type Deps, event, ids, openStores, seedUser } from './fixtures.ts'
+import { type Deps, event, ids, openStores, seedUser, untilBlocked } from './fixtures.ts'
 
 let handle: TestDatabase
 let deps: Deps
@@ -122,31 +123,38 @@ describe(`accounts (${testEngine})`, () => {
     expect(events).toHaveLength(1)
   })
 
-  it.runIf(testEngine === 'postgres')('makes the second rename wait for the first and fail once it commits', async () => {
-    const a = await seedUser(deps)
-    const b = await seedUser(deps)
-    const name = `w${Math.random().toString(36).slice(2, 10)}`
-    let second: Promise<unknown> = Promise.resolve()
-    let settled = false
-    const first = await handle.db.transaction().execute(async (trx) => {
-      const won = await accountStore(trx).rename({
-        userId: a.user.id,
-        username: name,
-        guard: operator(),
-        audit: event('profile.username_changed'),
-      })
-      second = deps.accounts
-        .rename({ userId: b.user.id, username: name, guard: operator(), audit: event('profile.username_changed') })
-        .finally(() => {
-          settled = true
+  // Waits: for the second rename to block.
+  it.runIf(testEngine === 'postgres')(
+    'makes the second rename wait for the first and fail once it commits',
+    {
+      timeout: timeoutFor(1),
+    },
+    async () => {
+      const a = await seedUser(deps)
+      const b = await seedUser(deps)
+      const name = `w${Math.random().toString(36).slice(2, 10)}`
+      let second: Promise<unknown> = Promise.resolve()
+      let settled = false
+      const first = await handle.db.transaction().execute(async (trx) => {
+        const won = await accountStore(trx).rename({
+          userId: a.user.id,
+          username: name,
+          guard: operator(),
+          audit: event('profile.username_changed'),
         })
-      await sleep(300)
-      expect(settled).toBe(false) // blocked on the first one's index entry
-      return won
-    })
-    expect(first).toEqual({ ok: true })
-    expect(await second).toEqual({ ok: false, reason: 'slug_taken' })
-  })
+        second = deps.accounts
+          .rename({ userId: b.user.id, username: name, guard: operator(), audit: event('profile.username_changed') })
+          .finally(() => {
+            settled = true
+          })
+        await untilBlocked(handle)
+        expect(settled).toBe(false) // blocked on the first one's index entry
+        return won
+      })
+      expect(first).toEqual({ ok: true })
+      expect(await second).toEqual({ ok: false, reason: 'slug_taken' })
+    },
+  )
 })
 
 describe(`API keys (${testEngine})`, () => {
@@ -279,15 +287,27 @@ describe(`credential use (${testEngine})`, () => {
     return { store: credentialStore(db, handle.query, { touchEntries: 2 }), queries: () => queries }
   }
 
+  /** Waits until `n` UPDATEs were answered (tooling/vitest/waits.ts): not one more. */
+  async function untilAnswered(count: () => number, n: number, what: string): Promise<void> {
+    await until(
+      () => `${what}: ${n} UPDATEs answered (${count()} so far)`,
+      () => count() >= n,
+    )
+    expect(count()).toBe(n)
+  }
+
   const lastUsed = async (id: string) =>
     (await handle.db.selectFrom('credentials').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow()).last_used_at
 
-  it('records the last use at most once a minute per credential, sending nothing more within the minute', async () => {
+  // Waits: three UPDATEs.
+  it('records the last use at most once a minute per credential, sending nothing more within the minute', {
+    timeout: timeoutFor(3),
+  }, async () => {
     const { user, credentialId } = await seedUser(deps)
     const { store, queries } = countingCredentials()
     const t0 = new Date(Date.UTC(2030, 0, 1, 12, 0, 0))
     store.touch(credentialId, t0)
-    await vi.waitFor(() => expect(queries()).toBe(1))
+    await untilAnswered(queries, 1, 'the first use')
     expect(await lastUsed(credentialId)).toEqual(t0)
 
     // Within the minute: nothing is sent at all.
@@ -299,29 +319,30 @@ describe(`credential use (${testEngine})`, () => {
     // Another process (no memory of it) within the minute: the UPDATE's condition keeps the stamp.
     const other = countingCredentials()
     other.store.touch(credentialId, new Date(t0.getTime() + 40_000))
-    await vi.waitFor(() => expect(other.queries()).toBe(1))
+    await untilAnswered(other.queries, 1, "another process's use")
     expect(await lastUsed(credentialId)).toEqual(t0)
 
     // A minute later: written again, and the key's listing shows it.
     const t1 = new Date(t0.getTime() + 61_000)
     store.touch(credentialId, t1)
-    await vi.waitFor(() => expect(queries()).toBe(2))
+    await untilAnswered(queries, 2, 'a use a minute later')
     expect(await lastUsed(credentialId)).toEqual(t1)
     const [key] = await deps.apiKeys.listForUser(user.id, { limit: 10, after: null })
     expect(key?.lastUsedAt).toEqual(t1)
   })
 
-  it('forgets the credentials written longest ago beyond its bound', async () => {
+  // Waits: three UPDATEs, then one.
+  it('forgets the credentials written longest ago beyond its bound', { timeout: timeoutFor(2) }, async () => {
     const users = await Promise.all([seedUser(deps), seedUser(deps), seedUser(deps)])
     const { store, queries } = countingCredentials()
     const t0 = new Date(Date.UTC(2031, 0, 1))
     for (const u of users) store.touch(u.credentialId, t0)
-    await vi.waitFor(() => expect(queries()).toBe(3))
+    await untilAnswered(queries, 3, 'the first use of each')
     // Bound 2: the first credential was forgotten, so touching it sends one UPDATE (which changes
     // nothing); the last one is remembered and sends none.
     store.touch(users[2]?.credentialId ?? '', t0)
     store.touch(users[0]?.credentialId ?? '', t0)
-    await vi.waitFor(() => expect(queries()).toBe(4))
+    await untilAnswered(queries, 4, 'the forgotten one used again')
     await sleep(50)
     expect(queries()).toBe(4)
   })

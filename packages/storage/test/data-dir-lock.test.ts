@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
-import { signalGroup, spawnTracked } from '../../../tooling/vitest/processes.ts'
+import { signalGroup, spawnTracked, watch } from '../../../tooling/vitest/processes.ts'
+import { timeoutFor, until, untilLine } from '../../../tooling/vitest/waits.ts'
 import { DatabaseInUseError, lockDataDir } from '../src/data-dir-lock.ts'
 
 const dirs: string[] = []
@@ -48,21 +48,32 @@ describe('the embedded database belongs to one holder at a time', () => {
 
   // A SIGKILLed server whose parent has not reaped it yet (an orphan waits for init) still has
   // its pid, as a zombie; a restart in that window must not be refused.
-  it.runIf(process.platform === 'linux')('takes over a claim left by a killed process that is not reaped yet', async () => {
-    const dir = dataDir()
-    // `sh` starts a child, then becomes `sleep`, which never waits for it: killed, the child stays a zombie.
-    const parent = spawnTracked('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] })
-    try {
-      const pid = await new Promise<number>((done) => parent.stdout?.once('data', (chunk: Buffer) => done(Number(chunk.toString()))))
-      process.kill(pid, 'SIGKILL')
-      const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0]
-      for (let i = 0; i < 100 && state() !== 'Z'; i++) await sleep(20)
-      expect(state()).toBe('Z')
-      writeFileSync(`${dir}.pid`, String(pid))
-      const release = lockDataDir(dir)
-      release()
-    } finally {
-      signalGroup(parent, 'SIGKILL')
-    }
-  })
+  // Waits: the child's pid, then its death.
+  it.runIf(process.platform === 'linux')(
+    'takes over a claim left by a killed process that is not reaped yet',
+    {
+      timeout: timeoutFor(2),
+    },
+    async () => {
+      const dir = dataDir()
+      // `sh` starts a child, then becomes `sleep`, which never waits for it: killed, the child stays a zombie.
+      const parent = spawnTracked('sh', ['-c', 'sleep 600 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] })
+      const watched = watch(parent)
+      try {
+        const pid = Number((await untilLine(watched, /^\d+$/))[0])
+        process.kill(pid, 'SIGKILL')
+        const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0]
+        await until(
+          () => `the killed child ${pid} to be a zombie (its state: ${state()})`,
+          () => state() === 'Z',
+          { process: watched },
+        )
+        writeFileSync(`${dir}.pid`, String(pid))
+        const release = lockDataDir(dir)
+        release()
+      } finally {
+        signalGroup(parent, 'SIGKILL')
+      }
+    },
+  )
 })

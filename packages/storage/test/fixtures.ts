@@ -9,7 +9,9 @@ import {
   sha256Hex,
   systemClock,
 } from '@quire/core'
+import { sql } from 'kysely'
 import { testDatabase } from '../../../tooling/vitest/test-database.ts'
+import { until } from '../../../tooling/vitest/waits.ts'
 import { createStores } from '../src/index.ts'
 import type { TestDatabase } from '../src/testing.ts'
 
@@ -66,4 +68,17 @@ export function event(action: AuditAction, fields: Partial<AuditEventDraft> = {}
     data: {},
     ...fields,
   }
+}
+
+/**
+ * Waits until a statement on `handle`'s database waits for a lock another transaction holds
+ * (PostgreSQL only: pg_stat_activity says so): the signal that it is blocked, where a sleep could
+ * only hope it had got that far.
+ */
+export function untilBlocked(handle: TestDatabase): Promise<true> {
+  return until('a statement on this database to wait for a lock', async () => {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(handle.db)
+    return (rows[0]?.n ?? 0) > 0
+  })
 }

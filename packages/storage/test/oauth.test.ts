@@ -2,8 +2,9 @@ import type { AuthorizationCodeRecord, GrantAudit, OAuthClientRecord, PresentedC
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
+import { timeoutFor } from '../../../tooling/vitest/waits.ts'
 import type { TestDatabase } from '../src/testing.ts'
-import { type Deps, event, ids, openStores, type SeededUser, seedUser } from './fixtures.ts'
+import { type Deps, event, ids, openStores, type SeededUser, seedUser, untilBlocked } from './fixtures.ts'
 
 let handle: TestDatabase
 let deps: Deps
@@ -352,7 +353,8 @@ describe(`tokens (${testEngine})`, () => {
     }
   })
 
-  it.runIf(testEngine === 'postgres')('makes a rotation wait for the family’s lock', async () => {
+  // Waits: for the rotation to block.
+  it.runIf(testEngine === 'postgres')('makes a rotation wait for the family’s lock', { timeout: timeoutFor(1) }, async () => {
     const { familyId, draft } = await exchange()
     let settled = false
     let rotation: ReturnType<typeof rotate> = Promise.resolve({ outcome: { ok: false, reason: 'unknown' }, made: null })
@@ -361,7 +363,7 @@ describe(`tokens (${testEngine})`, () => {
       rotation = rotate(draft).finally(() => {
         settled = true
       })
-      await new Promise((done) => setTimeout(done, 300))
+      await untilBlocked(handle)
       expect(settled).toBe(false)
     })
     expect((await rotation).outcome.ok).toBe(true)

@@ -1,3 +1,4 @@
+import { sharingOperations } from '../contract/operations/sharing.ts'
 import type { AccessDryRun, ArtifactAccessSettings, UpdateAccessBody } from '../contract/schemas/access.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
 import { unseen } from '../domain/hidden.ts'
@@ -5,7 +6,7 @@ import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import { normalizeViewerEmails } from '../domain/sharing-rules.ts'
 import type { AccessSettingsRecord, ArtifactRecord } from '../ports/records.ts'
-import { admitArtifact, guardOf } from './artifact-gate.ts'
+import { type AlsoNeeded, admitArtifact, guardOf } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
 
 function present(artifact: Pick<ArtifactRecord, 'id' | 'updatedAt'>, settings: AccessSettingsRecord): ArtifactAccessSettings {
@@ -36,6 +37,12 @@ export async function getArtifactAccess(deps: CoreDeps, caller: Caller, artifact
   return ok(present(admitted.value.artifact, admitted.value.artifact))
 }
 
+/** A change of access, and its dry run, answer the whole settings: they need what reading them needs (the row's `alsoNeeds`). */
+const answersSettings: AlsoNeeded = {
+  actions: sharingOperations.updateArtifactAccess.alsoNeeds,
+  because: 'Changing access answers the whole settings (the allowlist included), so it needs what reading them needs.',
+}
+
 /**
  * Changes who may see and edit an artifact. Fields left out keep their value; the change and its
  * `artifact.access_changed` event are one statement, guarded by the facts the decision rested on.
@@ -48,7 +55,7 @@ export async function updateArtifactAccess(
   options: { readonly dryRun?: boolean } = {},
 ): Promise<Result<ArtifactAccessSettings | AccessDryRun>> {
   const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId } })
-  const admitted = admitArtifact(deps, caller, ctx, 'artifact.access.write')
+  const admitted = admitArtifact(deps, caller, ctx, 'artifact.access.write', answersSettings)
   if (!admitted.ok) return admitted
   const { principal, artifact, grant } = admitted.value
   const emails = body.viewerEmails === undefined ? ok([...artifact.viewerEmails]) : normalizeViewerEmails(body.viewerEmails)

@@ -326,8 +326,8 @@ describe(`a writer without read (${engine}) sees no text of the artifact`, () =>
  * Writing never grants what its caller may not do, nor answers what reading would not show. Every
  * operation whose answer or effect gives what another action gives (a share link reads the
  * artifact, an editor link also appends to it, an access change answers the settings with their
- * allowlist) is called with the owner's key holding the operation's own scope without one it also
- * needs: 403 `insufficient_scope` naming the missing scope (body and RFC 6750 challenge), not a word
+ * allowlist, and one opening the artifact lets others read or append) is called with the owner's
+ * key holding the operation's own scope without one it also needs: 403 `insufficient_scope` naming the missing scope (body and RFC 6750 challenge), not a word
  * of the settings, and nothing written (no link, no audit event, the settings as they were). The
  * same request from a key holding every scope it needs succeeds: the check can fail.
  */
@@ -338,8 +338,8 @@ type GrantCase = {
   readonly holds: readonly Scope[]
   /** The scope the refusal names. */
   readonly lacks: Scope
-  /** What the control (a key with `holds` and `lacks`) gets, and what it changed. */
-  readonly control: { readonly status: number; readonly writes: 'link' | 'settings' | 'nothing' }
+  /** What the control (a key with `holds` and `lacks`) gets, what it changed, and the settings it left. */
+  readonly control: { readonly status: number; readonly writes: 'link' | 'settings' | 'nothing'; readonly settings?: object }
 }
 
 const link = (body?: unknown): TextRequest => ({
@@ -347,11 +347,11 @@ const link = (body?: unknown): TextRequest => ({
   url: (a) => `/api/artifacts/${a}/share-links`,
   ...(body === undefined ? {} : { body }),
 })
-const access = (query: string): TextRequest => ({
-  method: 'PATCH',
-  url: (a) => `/api/artifacts/${a}/access${query}`,
-  body: { publicEdit: true },
-})
+const access = (body: object, query = ''): TextRequest => ({ method: 'PATCH', url: (a) => `/api/artifacts/${a}/access${query}`, body })
+/** A change that opens nothing: what it answers is the question. */
+const closed = { publicView: false, publicEdit: false }
+/** What opening reading or appending needs beside the right to change access and to read it. */
+const accessKey: readonly Scope[] = ['artifacts:access:write', 'artifacts:access:read']
 
 const grantCases: Partial<Record<OperationId, readonly GrantCase[]>> = {
   createShareLink: [
@@ -386,18 +386,46 @@ const grantCases: Partial<Record<OperationId, readonly GrantCase[]>> = {
   ],
   updateArtifactAccess: [
     {
-      name: 'a change',
-      request: access(''),
+      name: 'a change (its answer holds the allowlist)',
+      request: access(closed),
       holds: ['artifacts:access:write'],
       lacks: 'artifacts:access:read',
-      control: { status: 200, writes: 'settings' },
+      control: { status: 200, writes: 'settings', settings: closed },
     },
     {
-      name: 'a dry run',
-      request: access('?dryRun=true'),
+      name: 'a dry run (its answer holds the allowlist)',
+      request: access(closed, '?dryRun=true'),
       holds: ['artifacts:access:write'],
       lacks: 'artifacts:access:read',
       control: { status: 200, writes: 'nothing' },
+    },
+    {
+      name: 'making it public',
+      request: access({ publicView: true }),
+      holds: accessKey,
+      lacks: 'artifacts:read',
+      control: { status: 200, writes: 'settings', settings: { publicView: true } },
+    },
+    {
+      name: 'a dry run making it public',
+      request: access({ publicView: true }, '?dryRun=true'),
+      holds: accessKey,
+      lacks: 'artifacts:read',
+      control: { status: 200, writes: 'nothing' },
+    },
+    {
+      name: 'a new address on the allowlist',
+      request: access({ viewerEmails: ['new-reader@example.com'] }),
+      holds: accessKey,
+      lacks: 'artifacts:read',
+      control: { status: 200, writes: 'settings', settings: { viewerEmails: ['new-reader@example.com'] } },
+    },
+    {
+      name: 'making it publicly editable',
+      request: access({ publicEdit: true }),
+      holds: accessKey,
+      lacks: 'artifacts:update',
+      control: { status: 200, writes: 'settings', settings: { publicEdit: true } },
     },
   ],
 }
@@ -476,8 +504,9 @@ describe(`a write grants no more than its caller may do (${engine})`, () => {
         if (c.control.writes === 'nothing') expect(after).toEqual(earlier)
         else expect(after.events).toHaveLength(earlier.events.length + 1)
         if (c.control.writes === 'link') expect(after.links).toHaveLength(earlier.links.length + 1)
-        if (id === 'updateArtifactAccess') expect(done.body).toContain(granted.friend)
-        if (c.control.writes === 'settings') expect(after.settings).toMatchObject({ publicEdit: true })
+        // What the refused key did not see, the control does.
+        if (c.lacks === 'artifacts:access:read') expect(done.body).toContain(granted.friend)
+        if (c.control.settings) expect(after.settings).toMatchObject(c.control.settings)
       })
     }
   }

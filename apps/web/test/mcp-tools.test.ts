@@ -315,6 +315,38 @@ describe('every tool, through the SDK client', () => {
     expect((await written()).links).toBe(before.links + 2)
   })
 
+  it('refuses an access change opening the artifact beyond what the key may do, dry run and all, writing nothing', async () => {
+    const doc = await checked('create_artifact', artifactArgs('opened', 'private\n'))
+    const keeper = await mcpClient(
+      web,
+      (await userWithKey(web, 'owner@example.com', ['artifacts:access:write', 'artifacts:access:read'])).token,
+    )
+    try {
+      for (const [access, scope] of [
+        [{ publicView: true }, 'artifacts:read'],
+        [{ viewerEmails: ['reader@example.com'] }, 'artifacts:read'],
+        [{ publicEdit: true }, 'artifacts:update'],
+      ] as const) {
+        for (const dryRun of [true, false]) {
+          const { error } = await callFailing(keeper, 'set_artifact_access', { artifactId: doc.id, access, dryRun })
+          expect(error, JSON.stringify(access)).toMatchObject({ code: 'insufficient_scope', scope })
+        }
+      }
+      expect(await checked('get_artifact_access', { artifactId: doc.id })).toMatchObject({
+        publicView: false,
+        publicEdit: false,
+        viewerEmails: [],
+      })
+      // Closing needs nothing more; the owner's full key opens it.
+      expect(await checked('set_artifact_access', { artifactId: doc.id, access: { publicEdit: false } }, keeper)).toMatchObject({
+        publicEdit: false,
+      })
+    } finally {
+      await keeper.close()
+    }
+    expect(await checked('set_artifact_access', { artifactId: doc.id, access: { publicView: true } })).toMatchObject({ publicView: true })
+  })
+
   it("answers another user's private artifact as not found, exactly as REST does", async () => {
     const { error } = await callFailing(stranger, 'get_artifact', { artifactId })
     const { error: unknownError } = await callFailing(stranger, 'get_artifact', { artifactId: 'art_00000000000000000000000000' })

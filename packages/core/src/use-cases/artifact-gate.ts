@@ -63,11 +63,22 @@ export function admitArtifact<A extends ArtifactAccess>(
   const resource = artifactResource(ctx.artifact, ctx.role)
   const allowed = authorize(deps, principal.value, action, resource)
   if (!allowed.ok) return allowed
+  const too = allowedToo(deps, principal.value, resource, also)
+  if (!too.ok) return too
+  return ok({ principal: principal.value, artifact: ctx.artifact, grant: allowed.value })
+}
+
+/**
+ * Asks the one policy for each action a call also needs, on the facts it was admitted on (the
+ * artifact as loaded, the caller's role): the first refusal, the policy's code and scope after the
+ * words saying why the call needs it.
+ */
+export function allowedToo(deps: CoreDeps, principal: Principal, resource: Resource, also: AlsoNeeded): Result<true> {
   for (const further of also.actions) {
-    const too = authorize(deps, principal.value, further, resource)
+    const too = authorize(deps, principal, further, resource)
     if (!too.ok) return { ok: false, error: { ...too.error, message: `${also.because} ${too.error.message}` } }
   }
-  return ok({ principal: principal.value, artifact: ctx.artifact, grant: allowed.value })
+  return ok(true)
 }
 
 /**

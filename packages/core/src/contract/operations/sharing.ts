@@ -27,7 +27,7 @@ export const sharingOperations = {
     path: '/api/artifacts/:artifactId/access',
     summary: "Change an artifact's access settings",
     description:
-      'Fields left out keep their value. `viewerEmails` replaces the whole list (at most 100, no duplicates; compared case-insensitively). With `dryRun=true` every check runs and nothing is written: the answer gives the settings now, the ones the change would leave and which fields differ. Both answers show the whole settings (the allowlist included), so the change, and its dry run, also needs what reading them needs (`artifacts:access:read`).',
+      'Fields left out keep their value. `viewerEmails` replaces the whole list (at most 100, no duplicates; compared case-insensitively). With `dryRun=true` every check runs and nothing is written: the answer gives the settings now, the ones the change would leave and which fields differ. Both answers show the whole settings (the allowlist included), so the change, and its dry run, also needs what reading them needs (`artifacts:access:read`). A change never opens the artifact beyond what its caller may do: turning `publicView` on or adding an address to `viewerEmails` needs `artifacts:read`, turning `publicEdit` on `artifacts:update` (closing needs nothing more).',
     tags: ['access'],
     action: 'artifact.access.write',
     alsoNeeds: ['artifact.access.read'],

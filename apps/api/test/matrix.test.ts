@@ -6,7 +6,7 @@
  * so a change in behaviour shows up here as a failing cell. `matrix` is typed by operation id: an
  * operation added to the table without its row is a compile error, and the first test fails too.
  */
-import { type OperationId, type OperationSpec, operationIds, operations } from '@quire/core'
+import { type OperationId, type OperationSpec, operationIds, operations, type Scope, scopesOf } from '@quire/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 import { createWorld, outcomeOf, type PrincipalName, prepare, principalNames, tokenFor, type World } from './operation-world.ts'
@@ -317,6 +317,196 @@ describe(`a writer without read (${engine}) sees no text of the artifact`, () =>
           reader.lines.some((line) => read.body.includes(line)),
           read.body,
         ).toBe(true)
+      })
+    }
+  }
+})
+
+/**
+ * Writing never grants what its caller may not do, nor answers what reading would not show. Every
+ * operation whose answer or effect gives what another action gives (a share link reads the
+ * artifact, an editor link also appends to it, an access change answers the settings with their
+ * allowlist, and one opening the artifact lets others read or append) is called with the owner's
+ * key holding the operation's own scope without one it also needs: 403 `insufficient_scope` naming the missing scope (body and RFC 6750 challenge), not a word
+ * of the settings, and nothing written (no link, no audit event, the settings as they were). The
+ * same request from a key holding every scope it needs succeeds: the check can fail.
+ */
+type GrantCase = {
+  readonly name: string
+  readonly request: TextRequest
+  /** The scopes of the refused key: the operation's own, without `lacks`. */
+  readonly holds: readonly Scope[]
+  /** The scope the refusal names. */
+  readonly lacks: Scope
+  /** What the control (a key with `holds` and `lacks`) gets, what it changed, and the settings it left. */
+  readonly control: { readonly status: number; readonly writes: 'link' | 'settings' | 'nothing'; readonly settings?: object }
+}
+
+const link = (body?: unknown): TextRequest => ({
+  method: 'POST',
+  url: (a) => `/api/artifacts/${a}/share-links`,
+  ...(body === undefined ? {} : { body }),
+})
+const access = (body: object, query = ''): TextRequest => ({ method: 'PATCH', url: (a) => `/api/artifacts/${a}/access${query}`, body })
+/** A change that opens nothing: what it answers is the question. */
+const closed = { publicView: false, publicEdit: false }
+/** What opening reading or appending needs beside the right to change access and to read it. */
+const accessKey: readonly Scope[] = ['artifacts:access:write', 'artifacts:access:read']
+
+const grantCases: Partial<Record<OperationId, readonly GrantCase[]>> = {
+  createShareLink: [
+    {
+      name: 'a viewer link',
+      request: link({ role: 'viewer' }),
+      holds: ['artifacts:share'],
+      lacks: 'artifacts:read',
+      control: { status: 201, writes: 'link' },
+    },
+    {
+      name: 'a link without a body (a viewer link)',
+      request: link(),
+      holds: ['artifacts:share'],
+      lacks: 'artifacts:read',
+      control: { status: 201, writes: 'link' },
+    },
+    {
+      name: 'an editor link, without read',
+      request: link({ role: 'editor' }),
+      holds: ['artifacts:share', 'artifacts:update'],
+      lacks: 'artifacts:read',
+      control: { status: 201, writes: 'link' },
+    },
+    {
+      name: 'an editor link, without update',
+      request: link({ role: 'editor' }),
+      holds: ['artifacts:share', 'artifacts:read'],
+      lacks: 'artifacts:update',
+      control: { status: 201, writes: 'link' },
+    },
+  ],
+  updateArtifactAccess: [
+    {
+      name: 'a change (its answer holds the allowlist)',
+      request: access(closed),
+      holds: ['artifacts:access:write'],
+      lacks: 'artifacts:access:read',
+      control: { status: 200, writes: 'settings', settings: closed },
+    },
+    {
+      name: 'a dry run (its answer holds the allowlist)',
+      request: access(closed, '?dryRun=true'),
+      holds: ['artifacts:access:write'],
+      lacks: 'artifacts:access:read',
+      control: { status: 200, writes: 'nothing' },
+    },
+    {
+      name: 'making it public',
+      request: access({ publicView: true }),
+      holds: accessKey,
+      lacks: 'artifacts:read',
+      control: { status: 200, writes: 'settings', settings: { publicView: true } },
+    },
+    {
+      name: 'a dry run making it public',
+      request: access({ publicView: true }, '?dryRun=true'),
+      holds: accessKey,
+      lacks: 'artifacts:read',
+      control: { status: 200, writes: 'nothing' },
+    },
+    {
+      name: 'a new address on the allowlist',
+      request: access({ viewerEmails: ['new-reader@example.com'] }),
+      holds: accessKey,
+      lacks: 'artifacts:read',
+      control: { status: 200, writes: 'settings', settings: { viewerEmails: ['new-reader@example.com'] } },
+    },
+    {
+      name: 'making it publicly editable',
+      request: access({ publicEdit: true }),
+      holds: accessKey,
+      lacks: 'artifacts:update',
+      control: { status: 200, writes: 'settings', settings: { publicEdit: true } },
+    },
+  ],
+}
+
+describe(`a write grants no more than its caller may do (${engine})`, () => {
+  let n = 0
+  /** A private artifact of the team, allowlisting one address found nowhere else. */
+  async function privateArtifact() {
+    const slug = `granted-${++n}`
+    const friend = `friend-${n}-${Math.random().toString(36).slice(2)}@example.com`
+    const created = await api.call('POST', '/api/artifacts', world.owner.token, {
+      ownerUsername: world.team.slug,
+      projectSlug: 'notes',
+      slug,
+      type: 'md',
+      title: slug,
+      content: '# Private\n',
+      changelog: '',
+      access: { publicView: false, publicEdit: false, viewerEmails: [friend] },
+    })
+    return { id: created.id as string, friend }
+  }
+
+  /** What the owner sees of an artifact's links, trail and settings: a write changes at least one. */
+  async function state(artifactId: string) {
+    const token = world.owner.token
+    const links = await api.call('GET', `/api/artifacts/${artifactId}/share-links`, token)
+    const trail = await api.call('GET', `/api/audit-events?artifactId=${artifactId}&limit=100`, token)
+    const settings = await api.call('GET', `/api/artifacts/${artifactId}/access`, token)
+    return {
+      links: (links.items as { id: string }[]).map((l) => l.id),
+      events: (trail.items as { id: string }[]).map((e) => e.id),
+      settings,
+    }
+  }
+
+  const send = (request: TextRequest, artifactId: string, token: string) =>
+    api.request(request.method, request.url(artifactId), { token, ...(request.body === undefined ? {} : { body: request.body }) })
+
+  it('covers every operation that needs more than its own scope, each scope it also needs missing in turn', () => {
+    const needing = operationIds.filter((id) => scopesOf(operations[id]).length > 1)
+    expect(Object.keys(grantCases).sort()).toEqual(needing.sort())
+    for (const id of needing) {
+      const [own, ...also] = scopesOf(operations[id])
+      const cases = grantCases[id] ?? []
+      for (const c of cases) expect(c.holds, `${id}, ${c.name}`).toContain(own)
+      for (const scope of also)
+        expect(
+          cases.map((c) => c.lacks),
+          id,
+        ).toContain(scope)
+    }
+  })
+
+  for (const [id, cases] of Object.entries(grantCases)) {
+    for (const c of cases ?? []) {
+      it(`${id}, ${c.name}, from a key with ${c.holds.join(' ')}: 403 insufficient_scope (${c.lacks}), nothing written`, async () => {
+        const refused = await privateArtifact()
+        const before = await state(refused.id)
+        const key = (await api.user(world.owner.email, c.holds)).token
+        const res = await send(c.request, refused.id, key)
+        expect(res.statusCode, res.body).toBe(403)
+        expect(res.json(), res.body).toMatchObject({ code: 'insufficient_scope', scope: c.lacks })
+        expect(res.json().detail, res.body).toContain(`\`${c.lacks}\``)
+        expect(res.headers['www-authenticate']).toContain(`error="insufficient_scope", scope="${c.lacks}"`)
+        expect(res.body).not.toContain(refused.friend)
+        expect(await state(refused.id)).toEqual(before)
+
+        // The control: a key with every scope the request needs gets through, and writes what it should.
+        const granted = await privateArtifact()
+        const earlier = await state(granted.id)
+        const full = (await api.user(world.owner.email, [...c.holds, c.lacks])).token
+        const done = await send(c.request, granted.id, full)
+        expect(done.statusCode, done.body).toBe(c.control.status)
+        const after = await state(granted.id)
+        if (c.control.writes === 'nothing') expect(after).toEqual(earlier)
+        else expect(after.events).toHaveLength(earlier.events.length + 1)
+        if (c.control.writes === 'link') expect(after.links).toHaveLength(earlier.links.length + 1)
+        // What the refused key did not see, the control does.
+        if (c.lacks === 'artifacts:access:read') expect(done.body).toContain(granted.friend)
+        if (c.control.settings) expect(after.settings).toMatchObject(c.control.settings)
       })
     }
   }

@@ -1,4 +1,4 @@
-import { type OperationSpec, operationIds, operations } from '@quire/core'
+import { type OperationSpec, operationIds, operations, scopesOf } from '@quire/core'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type SchemaRoot, undescribedFields } from '../../../tooling/vitest/schema-descriptions.ts'
@@ -230,6 +230,25 @@ describe(`the OpenAPI document: catch-up and dry runs (${engine})`, () => {
       const preview = id === 'updateArtifactAccess' ? 'AccessDryRun' : 'VersionDryRun'
       expect(refsIn(entry.responses['200']), id).toContain(`#/components/schemas/${preview}`)
     }
+  })
+})
+
+describe(`the OpenAPI document says which scopes each operation needs (${engine})`, () => {
+  it("lists in each operation's security every scope its row needs, its answer's and effect's included", () => {
+    for (const id of operationIds) {
+      const op: OperationSpec = operations[id]
+      const security = operation(id).security as Record<string, string[]>[] | undefined
+      if (op.action === null) {
+        expect(security ?? [], id).toEqual([])
+        continue
+      }
+      const bearer = { bearer: scopesOf(op) }
+      expect(security, id).toEqual(op.anonymous ? [{}, bearer] : [bearer])
+    }
+    expect(operation('updateArtifactAccess').security).toEqual([{ bearer: ['artifacts:access:write', 'artifacts:access:read'] }])
+    expect(operation('createShareLink').security).toEqual([{ bearer: ['artifacts:share', 'artifacts:read'] }])
+    // What depends on the body is said in words: an editor link also needs artifacts:update.
+    expect(operation('createShareLink').description).toContain('`artifacts:update`')
   })
 })
 

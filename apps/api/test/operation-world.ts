@@ -5,7 +5,7 @@
  * links in every state. `prepare()` gives any operation a request that is valid in every respect
  * but authorization, on fresh resources where the operation would change them.
  */
-import { type OperationId, operations, type Scope, scopeFor, scopes } from '@quire/core'
+import { type OperationId, operationIds, operations, type Scope, scopes, scopesOf } from '@quire/core'
 import { claimedAgent } from '../../../tooling/vitest/claimed-agent.ts'
 import type { TestApi } from './helper.ts'
 
@@ -49,7 +49,13 @@ export interface World {
   readonly owner: TestUser
   readonly team: { readonly id: string; readonly slug: string }
   readonly users: Readonly<Record<UserName, TestUser>>
-  readonly keys: { readonly scoped: Record<Scope, string>; readonly missing: Record<Scope, string>; readonly revoked: string }
+  readonly keys: {
+    readonly scoped: Record<Scope, string>
+    readonly missing: Record<Scope, string>
+    /** For each operation needing more than one scope: a key with exactly those, by the scopes joined with spaces. */
+    readonly exactly: Readonly<Record<string, string>>
+    readonly revoked: string
+  }
   readonly otherLink: string
   readonly shared: ArtifactWorld
 }
@@ -129,6 +135,11 @@ export async function createWorld(api: TestApi): Promise<World> {
     scoped[scope] = await issue([scope])
     missing[scope] = await issue(scopes.filter((s) => s !== scope))
   }
+  const exactly: Record<string, string> = {}
+  for (const id of operationIds) {
+    const needed = scopesOf(operations[id])
+    if (needed.length > 1) exactly[needed.join(' ')] ??= await issue(needed)
+  }
   const revoked = await issue()
   await api.runtime.database.db
     .updateTable('credentials')
@@ -146,20 +157,28 @@ export async function createWorld(api: TestApi): Promise<World> {
   const base = { api, owner, team: { id: team.id as string, slug: team.slug as string }, users }
   const shared = await artifactWorld(base)
   const elsewhere = await artifactWorld(base)
-  return { ...base, keys: { scoped, missing, revoked }, otherLink: elsewhere.links.editor, shared }
+  return { ...base, keys: { scoped, missing, exactly, revoked }, otherLink: elsewhere.links.editor, shared }
 }
 
-/** The bearer token each principal presents for an operation (the scoped keys carry, or lack, the operation's scope). */
+/**
+ * The bearer token each principal presents for an operation: the scoped key carries every scope the
+ * operation needs (`scopesOf`), the other lacks the one of its own action.
+ */
 export function tokenFor(world: World, principal: PrincipalName, id: OperationId, artifact: ArtifactWorld): string | null {
+  const needed = scopesOf(operations[id])
   // Operations that need no scope: the scoped key carries artifacts:read, the other lacks it.
-  const scope = scopeOfOperation(id) ?? 'artifacts:read'
+  const [scope = 'artifacts:read'] = needed
   switch (principal) {
     case 'anonymous':
       return null
     case 'owner':
       return world.owner.token
-    case 'ownerScoped':
-      return world.keys.scoped[scope]
+    case 'ownerScoped': {
+      if (needed.length <= 1) return world.keys.scoped[scope]
+      const key = world.keys.exactly[needed.join(' ')]
+      if (key === undefined) throw new Error(`${id}: the world has no key with exactly ${needed.join(' ')}`)
+      return key
+    }
     case 'ownerMissingScope':
       return world.keys.missing[scope]
     case 'ownerRevokedKey':
@@ -181,12 +200,6 @@ export function tokenFor(world: World, principal: PrincipalName, id: OperationId
     case 'otherLink':
       return world.otherLink
   }
-}
-
-/** The scope an operation's action needs (null: none, or no action). */
-export function scopeOfOperation(id: OperationId): Scope | null {
-  const action = operations[id].action
-  return action === null ? null : scopeFor(action)
 }
 
 /** Operations that change the artifact they act on get a fresh artifact world. */

@@ -288,6 +288,28 @@ describe('authorization', () => {
     expect(rest.headers.get('www-authenticate')).toContain('error="insufficient_scope", scope="artifacts:update"')
   })
 
+  it('names in its 403 every scope a tool needs, those its answer or effect needs included', async () => {
+    const challenge = (scope: string) =>
+      `Bearer realm="quire", resource_metadata="${web.url}/.well-known/oauth-protected-resource/mcp", error="insufficient_scope", scope="${scope}"`
+    for (const [name, args, holds, needs] of [
+      [
+        'set_artifact_access',
+        { artifactId, access: {}, dryRun: true },
+        ['artifacts:access:write'],
+        'artifacts:access:write artifacts:access:read',
+      ],
+      ['create_share_link', { artifactId }, ['artifacts:share'], 'artifacts:share artifacts:read'],
+    ] as const) {
+      const key = await userWithKey(web, `${name.replaceAll('_', '-')}@example.com`, holds)
+      const res = await post(toolCall(name, args), { token: key.token })
+      expect(res.status, name).toBe(403)
+      expect(res.headers.get('www-authenticate'), name).toBe(challenge(needs))
+      const problem = (await res.json()) as { code: string; scope: string; detail: string }
+      expect(problem, name).toMatchObject({ code: 'insufficient_scope', scope: needs })
+      for (const scope of needs.split(' ')) expect(problem.detail, name).toContain(`\`${scope}\``)
+    }
+  })
+
   it('lets owner and workspace member act, a stranger not find, and a read-only key read but not write', async () => {
     // A team workspace with a member, and an artifact in it.
     const member = await userWithKey(web, 'member@example.com')

@@ -5,6 +5,7 @@
  * windows of a large content, resources, idempotent retries and the audit trail.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
@@ -277,6 +278,73 @@ describe('every tool, through the SDK client', () => {
     } finally {
       await writer.close()
     }
+  })
+
+  it('refuses a share link granting more than the key may do (the edge naming every scope the tool needs), writing nothing', async () => {
+    const doc = await checked('create_artifact', artifactArgs('linked', 'private\n'))
+    const written = async () => ({
+      events: ((await checked('list_audit_events', { artifactId: doc.id, limit: 100 })).items as unknown[]).length,
+      links: ((await checked('list_share_links', { artifactId: doc.id })).items as unknown[]).length,
+    })
+    const before = await written()
+    // Without artifacts:read: the edge refuses before the tool runs, naming each scope create_share_link needs.
+    const sharer = await mcpClient(web, (await userWithKey(web, 'owner@example.com', ['artifacts:share'])).token)
+    try {
+      const refused = await sharer.callTool({ name: 'create_share_link', arguments: { artifactId: doc.id } }).catch((e: unknown) => e)
+      expect(refused).toBeInstanceOf(StreamableHTTPError)
+      expect((refused as StreamableHTTPError).code).toBe(403)
+      expect((refused as Error).message).toContain('"code":"insufficient_scope"')
+      expect((refused as Error).message).toContain('"scope":"artifacts:share artifacts:read"')
+    } finally {
+      await sharer.close()
+    }
+    // With read but without update: the tool runs, and the use-case refuses an editor link naming artifacts:update.
+    const reader = await mcpClient(web, (await userWithKey(web, 'owner@example.com', ['artifacts:share', 'artifacts:read'])).token)
+    try {
+      const { error, text } = await callFailing(reader, 'create_share_link', { artifactId: doc.id, role: 'editor' })
+      expect(error).toMatchObject({ code: 'insufficient_scope', scope: 'artifacts:update', retryable: false })
+      expect(text).toContain('artifacts:update')
+      expect(await written()).toEqual(before)
+      // A viewer link is within what this key may do.
+      expect(await checked('create_share_link', { artifactId: doc.id }, reader)).toMatchObject({ role: 'viewer' })
+    } finally {
+      await reader.close()
+    }
+    // The owner's full key makes the editor link.
+    expect(await checked('create_share_link', { artifactId: doc.id, role: 'editor' })).toMatchObject({ role: 'editor' })
+    expect((await written()).links).toBe(before.links + 2)
+  })
+
+  it('refuses an access change opening the artifact beyond what the key may do, dry run and all, writing nothing', async () => {
+    const doc = await checked('create_artifact', artifactArgs('opened', 'private\n'))
+    const keeper = await mcpClient(
+      web,
+      (await userWithKey(web, 'owner@example.com', ['artifacts:access:write', 'artifacts:access:read'])).token,
+    )
+    try {
+      for (const [access, scope] of [
+        [{ publicView: true }, 'artifacts:read'],
+        [{ viewerEmails: ['reader@example.com'] }, 'artifacts:read'],
+        [{ publicEdit: true }, 'artifacts:update'],
+      ] as const) {
+        for (const dryRun of [true, false]) {
+          const { error } = await callFailing(keeper, 'set_artifact_access', { artifactId: doc.id, access, dryRun })
+          expect(error, JSON.stringify(access)).toMatchObject({ code: 'insufficient_scope', scope })
+        }
+      }
+      expect(await checked('get_artifact_access', { artifactId: doc.id })).toMatchObject({
+        publicView: false,
+        publicEdit: false,
+        viewerEmails: [],
+      })
+      // Closing needs nothing more; the owner's full key opens it.
+      expect(await checked('set_artifact_access', { artifactId: doc.id, access: { publicEdit: false } }, keeper)).toMatchObject({
+        publicEdit: false,
+      })
+    } finally {
+      await keeper.close()
+    }
+    expect(await checked('set_artifact_access', { artifactId: doc.id, access: { publicView: true } })).toMatchObject({ publicView: true })
   })
 
   it("answers another user's private artifact as not found, exactly as REST does", async () => {

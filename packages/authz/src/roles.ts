@@ -1,4 +1,4 @@
-import { type Action, Actions, type Role } from '@quire/core'
+import { type Action, Actions, linkRoleActions, type Role } from '@quire/core'
 
 /**
  * What each workspace role may do in the workspace. Members read and write content, see who else
@@ -22,8 +22,8 @@ export const roleGrants: Readonly<Record<Role, ReadonlySet<Action>>> = {
   ]),
 }
 
-/** What a share link's role grants on its one artifact. */
+/** What a share link's role grants on its one artifact (the contract's `linkRoleActions`). */
 export const linkGrants: Readonly<Record<'viewer' | 'editor', ReadonlySet<Action>>> = {
-  viewer: new Set<Action>(['artifact.read']),
-  editor: new Set<Action>(['artifact.read', 'artifact.update']),
+  viewer: new Set<Action>(linkRoleActions.viewer),
+  editor: new Set<Action>(linkRoleActions.editor),
 }

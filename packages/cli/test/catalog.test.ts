@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { operations } from '@quire/core/contract'
+import { type OperationId, operations, scopesOf } from '@quire/core/contract'
 import { Value } from 'typebox/value'
 import { describe, expect, it } from 'vitest'
 import { commands } from '../src/registry/commands.ts'
@@ -64,7 +64,7 @@ interface Catalog {
     positionals: { name: string; flag: string }[]
     examples: string[]
     mutates: boolean
-    calls: { operationId: string } | null
+    calls: { operationId: string; scopes: string[] } | null
   }[]
 }
 
@@ -146,6 +146,11 @@ describe('quire schema', () => {
         section(help, 'Examples:').map((line) => line.replace(/^\s+\$ /, '')),
         command.name,
       ).toEqual(command.examples)
+      // The scopes a token needs: every one its operation's row derives, on one line (none: no line).
+      const scopesLine = help.split('\n').find((line) => line.startsWith('Scopes: '))
+      const needed = command.calls?.scopes ?? []
+      expect(scopesLine, command.name).toBe(needed.length ? `Scopes: ${needed.join(', ')} (a token needs each).` : undefined)
+      if (command.calls) expect(needed, command.name).toEqual(scopesOf(operations[command.calls.operationId as OperationId]))
       // Every exit code, with its meaning.
       const exits = section(help, 'Exit codes:')
       for (const exit of catalog.exitCodes)
@@ -154,6 +159,17 @@ describe('quire schema', () => {
           `${command.name}: exit ${exit.code}`,
         ).toBe(true)
     }
+  })
+
+  it('names every scope a command needs, those its answer or effect also needs included', async () => {
+    const catalog: Catalog = JSON.parse((await run(['schema'])).stdout)
+    const scopesOfCommand = (name: string) => catalog.commands.find((c) => c.name === name)?.calls?.scopes
+    expect(scopesOfCommand('share create')).toEqual(['artifacts:share', 'artifacts:read'])
+    expect(scopesOfCommand('artifact access set')).toEqual(['artifacts:access:write', 'artifacts:access:read'])
+    expect((await run(['share', 'create', '--help'])).stdout).toContain('Scopes: artifacts:share, artifacts:read (a token needs each).')
+    // An editor link's further need depends on the role: the flag says it.
+    const role = catalog.commands.find((c) => c.name === 'share create')?.options.find((o) => o.flag === '--role')
+    expect(role?.description).toContain('`artifacts:update`')
   })
 
   it("derives each command's flags from its operation's schemas: names, types, descriptions, choices, required", async () => {

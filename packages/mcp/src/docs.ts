@@ -56,7 +56,7 @@ export function toolCatalogMarkdown(tools: readonly CompiledTool[]): string {
     `Resources: the template \`${artifactTemplate.uriTemplate}\` reads an artifact's content with its MIME`,
     'type; `resources/list` lists your artifacts.',
     '',
-    '| Tool | Does | Scope | Hints | REST operation |',
+    '| Tool | Does | Scopes (each needed) | Hints | REST operation |',
     '|---|---|---|---|---|',
   ]
   for (const tool of tools) {

@@ -1,4 +1,4 @@
-import { type OperationSpec, operations } from '@quire/core'
+import { type OperationSpec, operations, scopesOf } from '@quire/core'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
@@ -112,6 +112,21 @@ describe('the tool table', () => {
     const reads = compiledTools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name)
     for (const name of ['get_artifact_content', 'diff_artifact_versions', 'list_audit_events', 'resolve_path', 'get_current_principal'])
       expect(reads).toContain(name)
+  })
+
+  it('needs every scope of its operations, those their answer or effect also needs included, and says so', () => {
+    const needs = Object.fromEntries(compiledTools.map((t) => [t.name, t.scopes]))
+    expect(needs.set_artifact_access).toEqual(['artifacts:access:write', 'artifacts:access:read'])
+    expect(needs.create_share_link).toEqual(['artifacts:share', 'artifacts:read'])
+    expect(needs.resolve_path).toEqual(['artifacts:read'])
+    for (const tool of compiledTools) {
+      const op: OperationSpec = operations[tool.spec.operation]
+      expect(tool.scopes, tool.name).toEqual(expect.arrayContaining(scopesOf(op)))
+      // A scope a tool needs for what it answers or grants is named in its description.
+      for (const scope of scopesOf(op).slice(1)) expect(tool.description, tool.name).toContain(`\`${scope}\``)
+    }
+    // An editor link's further need depends on the role: the description says it.
+    expect(compiledTools.find((t) => t.name === 'create_share_link')?.description).toContain('`artifacts:update`')
   })
 
   it('describes every field of every input and output schema, at any depth', () => {

@@ -1,4 +1,4 @@
-import { operations } from '@quire/core/contract'
+import { operations, scopesOf } from '@quire/core/contract'
 import { environmentVariables } from '../config.ts'
 import { commands } from '../registry/commands.ts'
 import { globalFlags } from '../registry/globals.ts'
@@ -29,7 +29,7 @@ export function catalog() {
         destructive: c.destructive === true,
         dryRun: c.mutates,
         output: c.output,
-        calls: op ? { operationId: c.operation, method: op.method, path: op.path } : null,
+        calls: op ? { operationId: c.operation, method: op.method, path: op.path, scopes: scopesOf(op) } : null,
         positionals: (c.positionals ?? []).map((p) => ({ name: p.name.toUpperCase(), flag: `--${p.flag}`, description: p.description })),
         examples: c.examples ?? [],
         options: [

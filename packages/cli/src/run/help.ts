@@ -1,3 +1,4 @@
+import { operations, scopesOf } from '@quire/core/contract'
 import { globalFlags } from '../registry/globals.ts'
 import type { CommandSpec } from '../registry/types.ts'
 import { serverCanDryRun } from './call-operation.ts'
@@ -53,6 +54,12 @@ function requirementOf(spec: CommandSpec, option: CommandSpec['options'][number]
   return positional ? `(or give ${positional})` : json ? '(required, here or in --json)' : '(required)'
 }
 
+/** The scopes a token needs for the command's operation, as its row derives them (none: no line). */
+function scopesSection(spec: CommandSpec): string[] {
+  const needed = spec.operation ? scopesOf(operations[spec.operation]) : []
+  return needed.length ? ['', `Scopes: ${needed.join(', ')} (a token needs each).`] : []
+}
+
 function commandHelp(spec: CommandSpec): string[] {
   const positionals = spec.positionals ?? []
   const usage = ['quire', ...spec.path, ...positionals.map((p) => `[${p.name.toUpperCase()}]`), '[flags]'].join(' ')
@@ -79,6 +86,7 @@ function commandHelp(spec: CommandSpec): string[] {
             : 'With --dry-run, prints the request and sends nothing.',
         ]
       : []),
+    ...scopesSection(spec),
     '',
     ...globalSection(),
     ...(spec.examples?.length ? ['', 'Examples:', ...spec.examples.map((e) => `  $ ${e}`)] : []),

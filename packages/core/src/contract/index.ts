@@ -6,7 +6,9 @@ export { type Action, Actions, actions, scopeFor } from './actions.ts'
 export { type AuditAction, accountActions, auditActions, workspaceActions } from './audit-actions.ts'
 export { type ErrorCode, ErrorCodes, errorCodes, FieldError, Problem, problemType } from './errors.ts'
 export { schemaMapKeywords, subschemaKeywords } from './json-schema.ts'
+export { linkRoleActions } from './link-roles.ts'
 export {
+  actionsOf,
   commonErrors,
   defineOperation,
   errorsOf,
@@ -16,6 +18,7 @@ export {
   type OperationInput,
   type OperationOutput,
   type OperationSpec,
+  scopesOf,
 } from './operation.ts'
 export { type OperationId, type Operations, operationIds, operations } from './operations/index.ts'
 export {

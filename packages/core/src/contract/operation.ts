@@ -1,6 +1,7 @@
 import type { Static, TObject, TSchema } from 'typebox'
-import type { Action } from './actions.ts'
+import { type Action, scopeFor } from './actions.ts'
 import type { ErrorCode } from './errors.ts'
+import type { Scope } from './scopes.ts'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
 
@@ -27,6 +28,15 @@ export interface OperationSpec {
   readonly tags: readonly string[]
   /** The authorization action, or null for operations open to everyone (health). */
   readonly action: Action | null
+  /**
+   * Further actions the caller must also be allowed, because what the operation answers or makes
+   * gives what they give: a share link reads the artifact (`artifact.read`), an access change
+   * answers the settings (`artifact.access.read`). The use-case asks the one policy for each, on
+   * the facts it admitted the call on; every surface's list of scopes is derived from `action` and
+   * these (`scopesOf`). A need that depends on the input (an editor link also writes) is the
+   * use-case's, and the `description` says so.
+   */
+  readonly alsoNeeds?: readonly Action[]
   /** True when an anonymous caller can succeed (reads of public artifacts). */
   readonly anonymous: boolean
   readonly params?: TObject
@@ -85,6 +95,19 @@ export type OperationOutput<T extends OperationSpec> = Static<T['success']['sche
 export type OperationDryRunOutput<T extends OperationSpec> = T extends { readonly dryRun: { readonly schema: infer S } }
   ? StaticOf<S>
   : never
+
+/** Every action the caller must be allowed for an operation: its own, then those it also needs. */
+export function actionsOf(op: Pick<OperationSpec, 'action' | 'alsoNeeds'>): Action[] {
+  return op.action === null ? [] : [op.action, ...(op.alsoNeeds ?? [])]
+}
+
+/**
+ * Every scope a token needs for an operation, once each, in the order they are checked (its own
+ * action's first): OpenAPI's `security`, the MCP edge's check, the CLI's help and the tests read it.
+ */
+export function scopesOf(op: Pick<OperationSpec, 'action' | 'alsoNeeds'>): Scope[] {
+  return [...new Set(actionsOf(op).flatMap((action) => scopeFor(action) ?? []))]
+}
 
 /** All error codes an operation may answer with, common ones included. */
 export function errorsOf(op: OperationSpec): ErrorCode[] {

@@ -33,21 +33,52 @@ export interface AdmittedArtifact<A extends ArtifactAccess> {
 }
 
 /**
+ * What a call's answer or effect also gives (its row's `alsoNeeds`, or what its input adds): the
+ * actions the caller must be allowed too, and why, in words the refusal starts with.
+ */
+export interface AlsoNeeded {
+  readonly actions: readonly Action[]
+  readonly because: string
+}
+
+/** A call whose answer and effect give nothing beyond its own action. */
+const nothingElse: AlsoNeeded = { actions: [], because: '' }
+
+/**
  * The gate for artifact-scoped calls: an invalid credential is a 401 whatever the artifact;
- * a missing (or deleted) artifact is a 404; then the policy decides.
+ * a missing (or deleted) artifact is a 404; then the policy decides the call's action (whose grant
+ * guards the write) and, on the same facts, each action the call also needs: the first refusal is
+ * the answer, in the policy's words after the reason.
  */
 export function admitArtifact<A extends ArtifactAccess>(
   deps: CoreDeps,
   caller: Caller,
   ctx: ArtifactContext<A>,
   action: Action,
+  also: AlsoNeeded = nothingElse,
 ): Result<AdmittedArtifact<A>> {
   const principal = principalOf(deps, caller, ctx.credential)
   if (!principal.ok) return principal
   if (ctx.artifact === null) return fail('not_found', unseen.artifact)
-  const allowed = authorize(deps, principal.value, action, artifactResource(ctx.artifact, ctx.role))
+  const resource = artifactResource(ctx.artifact, ctx.role)
+  const allowed = authorize(deps, principal.value, action, resource)
   if (!allowed.ok) return allowed
+  const too = allowedToo(deps, principal.value, resource, also)
+  if (!too.ok) return too
   return ok({ principal: principal.value, artifact: ctx.artifact, grant: allowed.value })
+}
+
+/**
+ * Asks the one policy for each action a call also needs, on the facts it was admitted on (the
+ * artifact as loaded, the caller's role): the first refusal, the policy's code and scope after the
+ * words saying why the call needs it.
+ */
+export function allowedToo(deps: CoreDeps, principal: Principal, resource: Resource, also: AlsoNeeded): Result<true> {
+  for (const further of also.actions) {
+    const too = authorize(deps, principal, further, resource)
+    if (!too.ok) return { ok: false, error: { ...too.error, message: `${also.because} ${too.error.message}` } }
+  }
+  return ok(true)
 }
 
 /**

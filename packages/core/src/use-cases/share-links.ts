@@ -1,5 +1,6 @@
+import { linkRoleActions } from '../contract/link-roles.ts'
 import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
-import type { CreatedShareLink, CreateShareLinkBody, ShareLink } from '../contract/schemas/share-link.ts'
+import type { CreatedShareLink, CreateShareLinkBody, ShareLink, ShareLinkRole } from '../contract/schemas/share-link.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
 import { unseen } from '../domain/hidden.ts'
 import type { Caller } from '../domain/principal.ts'
@@ -7,7 +8,7 @@ import { fail, ok, type Result } from '../domain/result.ts'
 import { newSecret, secretPrefixes } from '../domain/secrets.ts'
 import { shareLinkExpiry } from '../domain/sharing-rules.ts'
 import type { ShareLinkRecord } from '../ports/records.ts'
-import { admitArtifact, guardOf } from './artifact-gate.ts'
+import { type AlsoNeeded, admitArtifact, guardOf } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
 import { idempotencyDraft, planIdempotency, replay, replayAfterRace, secretShownOnce, type Written } from './idempotency.ts'
 import { pageOfIds } from './paging.ts'
@@ -32,9 +33,21 @@ export function shareLinkUrl(webUrl: string, secret: string): string {
   return `${webUrl.replace(/\/+$/, '')}/s/${encodeURIComponent(secret)}`
 }
 
+/** A link never grants more than its creator may do: what its role lets its holder do, the creator must be allowed. */
+const grantedBy: Readonly<Record<ShareLinkRole, AlsoNeeded>> = {
+  viewer: {
+    actions: linkRoleActions.viewer,
+    because: 'A viewer link lets whoever holds it read the artifact, so creating one needs what reading it needs.',
+  },
+  editor: {
+    actions: linkRoleActions.editor,
+    because: 'An editor link lets whoever holds it read the artifact and append versions, so creating one needs what both need.',
+  },
+}
+
 /**
  * Creates a share link: a secret (shown once, stored as its SHA-256) that reads, or with the
- * `editor` role also writes, this one artifact.
+ * `editor` role also writes, this one artifact; only for a creator who may do what the link grants.
  */
 export async function createShareLink(
   deps: CoreDeps,
@@ -44,7 +57,8 @@ export async function createShareLink(
   idempotencyKey?: string,
 ): Promise<Result<Written<CreatedShareLink>>> {
   const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target: { id: artifactId } })
-  const admitted = admitArtifact(deps, caller, ctx, 'artifact.share')
+  const role = body.role ?? 'viewer'
+  const admitted = admitArtifact(deps, caller, ctx, 'artifact.share', grantedBy[role])
   if (!admitted.ok) return admitted
   const { principal, artifact, grant } = admitted.value
   const at = deps.clock.now()
@@ -65,7 +79,7 @@ export async function createShareLink(
   const link: ShareLinkRecord = {
     id: deps.ids.next('shl'),
     artifactId: artifact.id,
-    role: body.role ?? 'viewer',
+    role,
     displayPrefix: secret.display,
     expiresAt: expiresAt.value,
     revokedAt: null,

@@ -7,7 +7,7 @@ import {
   operations,
   type Result,
   type Scope,
-  scopeFor,
+  scopesOf,
 } from '@quire/core'
 import { type TObject, type TSchema, Type } from 'typebox'
 import { Compile } from 'typebox/compile'
@@ -87,16 +87,10 @@ export function inputSchemaOf(spec: ToolSpec): TObject {
   return Type.Object(properties, { additionalProperties: false })
 }
 
-/** Every scope the tool's operations need. */
-function scopesOf(spec: ToolSpec): Scope[] {
+/** Every scope the tool's operations need (each operation's own and those it also needs), once each. */
+function toolScopes(spec: ToolSpec): Scope[] {
   const ids = [spec.operation, ...(spec.without ? [spec.without.operation] : [])]
-  const found = new Set<Scope>()
-  for (const id of ids) {
-    const action = operations[id].action
-    const scope = action ? scopeFor(action) : null
-    if (scope) found.add(scope)
-  }
-  return [...found]
+  return [...new Set(ids.flatMap((id) => scopesOf(operations[id])))]
 }
 
 /** Where a validation issue is, as a field path of the tool's arguments (`/content`). */
@@ -157,7 +151,7 @@ export function compileTool(spec: ToolSpec): CompiledTool {
       idempotentHint: hints.idempotent,
       openWorldHint: false,
     },
-    scopes: scopesOf(spec),
+    scopes: toolScopes(spec),
     parse(raw) {
       const args = raw ?? {}
       const errors = argumentErrors(validator, args)

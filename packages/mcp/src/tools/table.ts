@@ -195,7 +195,7 @@ export const tools = [
     name: 'set_artifact_access',
     title: 'Change access settings',
     description:
-      'Changes who may see and edit an artifact. Only the switches given change; `viewerEmails` replaces the whole list. Making an artifact public exposes it to anyone: ask the user first (`dryRun: true` shows what would change, writing nothing). Returns the new settings.',
+      'Changes who may see and edit an artifact. Only the switches given change; `viewerEmails` replaces the whole list. Making an artifact public exposes it to anyone: ask the user first (`dryRun: true` shows what would change, writing nothing). Returns the new settings, the allowlist included, so it needs `artifacts:access:read` as well as `artifacts:access:write` (the dry run too). Opening the artifact needs what it opens: `publicView` on or a new viewer email `artifacts:read`, `publicEdit` on `artifacts:update`.',
     operation: 'updateArtifactAccess',
     fields: { artifactId: 'params.artifactId', access: 'body' },
     extensions: previewable,
@@ -204,7 +204,7 @@ export const tools = [
     name: 'create_share_link',
     title: 'Create a share link',
     description:
-      'Creates a secret link to one artifact (`role` `viewer` by default, or `editor`), optionally expiring at `expiresAt`. Returns the link with its `url` and secret, shown this once: hand it to the user, it cannot be read again.',
+      'Creates a secret link to one artifact (`role` `viewer` by default, or `editor`), optionally expiring at `expiresAt`. Returns the link with its `url` and secret, shown this once: hand it to the user, it cannot be read again. A link never grants more than you may do: it needs `artifacts:share` and `artifacts:read`, and an editor link also `artifacts:update`.',
     operation: 'createShareLink',
     fields: { artifactId: 'params.artifactId', role: 'body.role', expiresAt: 'body.expiresAt' },
     extensions: retrySafe,

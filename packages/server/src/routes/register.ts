@@ -12,7 +12,7 @@ import {
   operationIds,
   operations,
   Problem,
-  scopeFor,
+  scopesOf,
 } from '@quire/core'
 import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify'
 import { Type } from 'typebox'
@@ -65,9 +65,9 @@ export function routeSchema(id: OperationId, op: OperationSpec): FastifySchema &
   for (const code of [...errorsOf(op), ...edgeRefusals, ...(op.body ? unreadableBody : [])])
     response[httpStatusOf(code)] ??= problemResponse
   if (op.conditional) response[304] = { type: 'null', description: 'Not modified: your copy (If-None-Match) is current.' }
-  // An action with no scope (reading one's own profile) takes any bearer credential of a user.
-  const scope = op.action === null ? null : scopeFor(op.action)
-  const bearer: Record<string, string[]> = op.action === null ? {} : { bearer: scope === null ? [] : [scope] }
+  // Every scope the operation needs, its answer's and effect's included; an action with no scope
+  // (reading one's own profile) takes any bearer credential of a user.
+  const bearer: Record<string, string[]> = op.action === null ? {} : { bearer: scopesOf(op) }
   const security: Record<string, string[]>[] = op.action === null ? [] : op.anonymous ? [{}, bearer] : [bearer]
   return {
     operationId: id,

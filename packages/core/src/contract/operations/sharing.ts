@@ -1,3 +1,4 @@
+import { linkRoleActions } from '../link-roles.ts'
 import { defineOperation } from '../operation.ts'
 import { AccessDryRun, ArtifactAccessSettings, UpdateAccessBody } from '../schemas/access.ts'
 import { ArtifactParams } from '../schemas/artifact.ts'
@@ -26,9 +27,10 @@ export const sharingOperations = {
     path: '/api/artifacts/:artifactId/access',
     summary: "Change an artifact's access settings",
     description:
-      'Fields left out keep their value. `viewerEmails` replaces the whole list (at most 100, no duplicates; compared case-insensitively). With `dryRun=true` every check runs and nothing is written: the answer gives the settings now, the ones the change would leave and which fields differ.',
+      'Fields left out keep their value. `viewerEmails` replaces the whole list (at most 100, no duplicates; compared case-insensitively). With `dryRun=true` every check runs and nothing is written: the answer gives the settings now, the ones the change would leave and which fields differ. Both answers show the whole settings (the allowlist included), so the change, and its dry run, also needs what reading them needs (`artifacts:access:read`). A change never opens the artifact beyond what its caller may do: turning `publicView` on or adding an address to `viewerEmails` needs `artifacts:read`, turning `publicEdit` on `artifacts:update` (closing needs nothing more).',
     tags: ['access'],
     action: 'artifact.access.write',
+    alsoNeeds: ['artifact.access.read'],
     anonymous: false,
     params: ArtifactParams,
     query: DryRunQuery,
@@ -42,9 +44,12 @@ export const sharingOperations = {
     method: 'POST',
     path: '/api/artifacts/:artifactId/share-links',
     summary: 'Create a share link (viewer by default) for one artifact',
-    description: 'The secret is returned once. It opens the artifact on the web app and works as a bearer token for this artifact only.',
+    description:
+      'The secret is returned once. It opens the artifact on the web app and works as a bearer token for this artifact only. A link never grants more than its creator may do with the artifact: a viewer link needs the creator to be allowed to read it (`artifacts:read`), an editor link also to append versions (`artifacts:update`); else 403 `insufficient_scope` (or `forbidden`) naming what is missing, and nothing is created.',
     tags: ['share links'],
     action: 'artifact.share',
+    // What every link gives (a viewer's); an editor link's further needs follow its role (the use-case).
+    alsoNeeds: linkRoleActions.viewer,
     anonymous: false,
     params: ArtifactParams,
     body: CreateShareLinkBody,

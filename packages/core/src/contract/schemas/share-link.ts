@@ -13,7 +13,8 @@ export const CreateShareLinkBody = Type.Object(
     role: Type.Optional({
       ...ShareLinkRole,
       default: 'viewer',
-      description: 'The role the link grants (default `viewer`): `viewer` reads; `editor` also appends and restores versions.',
+      description:
+        'The role the link grants (default `viewer`): `viewer` reads; `editor` also appends and restores versions, so only a creator who may append (`artifacts:update`) makes one.',
     }),
     expiresAt: Type.Optional({
       ...Timestamp,

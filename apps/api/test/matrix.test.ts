@@ -246,6 +246,23 @@ const withheldCases: Partial<Record<OperationId, readonly TextCase[]>> = {
   ],
 }
 
+let teamArtifacts = 0
+/** A new private artifact of the matrix's team (one version of `content`), allowlisting `viewerEmails`; its id. */
+async function teamArtifact(prefix: string, content: string, viewerEmails: readonly string[] = []): Promise<string> {
+  const slug = `${prefix}-${++teamArtifacts}`
+  const created = await api.call('POST', '/api/artifacts', world.owner.token, {
+    ownerUsername: world.team.slug,
+    projectSlug: 'notes',
+    slug,
+    type: 'md',
+    title: slug,
+    content,
+    changelog: '',
+    access: { publicView: false, publicEdit: false, viewerEmails },
+  })
+  return created.id as string
+}
+
 /** True when a schema (TypeBox, so JSON Schema) has a property `content` or `diff` anywhere. */
 function holdsText(schema: unknown): boolean {
   if (typeof schema !== 'object' || schema === null) return false
@@ -255,26 +272,13 @@ function holdsText(schema: unknown): boolean {
 }
 
 describe(`a writer without read (${engine}) sees no text of the artifact`, () => {
-  let n = 0
   /** A private artifact whose two versions each hold a line found nowhere else. */
   async function secretArtifact() {
-    const slug = `secret-${++n}`
-    const lines = [`first-secret-${n}-${Math.random().toString(36).slice(2)}`, `second-secret-${n}-${Math.random().toString(36).slice(2)}`]
-    const created = await api.call('POST', '/api/artifacts', world.owner.token, {
-      ownerUsername: world.team.slug,
-      projectSlug: 'notes',
-      slug,
-      type: 'md',
-      title: slug,
-      content: `${lines[0]}\n`,
-      changelog: '',
-      access: { publicView: false, publicEdit: false },
-    })
-    await api.call('POST', `/api/artifacts/${created.id}/versions`, world.owner.token, {
-      content: `${lines[1]}\n`,
-      expectedLatestVersion: 1,
-    })
-    return { id: created.id as string, lines }
+    const unique = () => `${Math.random().toString(36).slice(2)}`
+    const lines = [`first-secret-${unique()}`, `second-secret-${unique()}`]
+    const id = await teamArtifact('secret', `${lines[0]}\n`)
+    await api.call('POST', `/api/artifacts/${id}/versions`, world.owner.token, { content: `${lines[1]}\n`, expectedLatestVersion: 1 })
+    return { id, lines }
   }
 
   async function send(request: TextRequest, artifactId: string, token: string) {
@@ -431,22 +435,10 @@ const grantCases: Partial<Record<OperationId, readonly GrantCase[]>> = {
 }
 
 describe(`a write grants no more than its caller may do (${engine})`, () => {
-  let n = 0
   /** A private artifact of the team, allowlisting one address found nowhere else. */
   async function privateArtifact() {
-    const slug = `granted-${++n}`
-    const friend = `friend-${n}-${Math.random().toString(36).slice(2)}@example.com`
-    const created = await api.call('POST', '/api/artifacts', world.owner.token, {
-      ownerUsername: world.team.slug,
-      projectSlug: 'notes',
-      slug,
-      type: 'md',
-      title: slug,
-      content: '# Private\n',
-      changelog: '',
-      access: { publicView: false, publicEdit: false, viewerEmails: [friend] },
-    })
-    return { id: created.id as string, friend }
+    const friend = `friend-${Math.random().toString(36).slice(2)}@example.com`
+    return { id: await teamArtifact('granted', '# Private\n', [friend]), friend }
   }
 
   /** What the owner sees of an artifact's links, trail and settings: a write changes at least one. */

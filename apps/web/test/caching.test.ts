@@ -8,10 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestWeb, type TestWeb } from './helper.ts'
 import { type HttpSession, signInOverHttp } from './http-session.ts'
-import { restCall, userWithKey } from './mcp-helper.ts'
+import { type Author, author } from './mcp-helper.ts'
 
 let web: TestWeb
-let owner: Awaited<ReturnType<typeof userWithKey>>
+let writer: Author
 let session: HttpSession
 const ownerEmail = 'caching.owner@example.com'
 
@@ -21,33 +21,21 @@ const forOneReader = 'private, no-cache'
 
 beforeAll(async () => {
   web = await startTestWeb({ api: true })
-  owner = await userWithKey(web, ownerEmail)
-  await api('POST', '/api/projects', { ownerUsername: owner.username, slug: 'notes', title: 'Notes', icon: 'N' })
+  writer = await author(web, ownerEmail)
   session = await signInOverHttp(web, ownerEmail)
 })
 afterAll(async () => {
   await web?.close()
 })
 
-const api = (method: string, path: string, body?: unknown) => restCall(web, owner.token, method, path, body)
+const api = (method: string, path: string, body?: unknown) => writer.api(method, path, body)
 
 let n = 0
 /** An artifact with two versions; its id, its page's path, and the API's content path. */
 async function artifact(publicView: boolean) {
-  const slug = `doc-${++n}`
-  const created = await api('POST', '/api/artifacts', {
-    ownerUsername: owner.username,
-    projectSlug: 'notes',
-    slug,
-    type: 'md',
-    title: slug,
-    content: '# One\n',
-    changelog: 'first',
-    access: { publicView, publicEdit: false },
-  })
-  const id = created.id as string
+  const { id, path } = await writer.artifact(`doc-${++n}`, { publicView, content: '# One\n' })
   await api('POST', `/api/artifacts/${id}/versions`, { content: '# Two\n', expectedLatestVersion: 1 })
-  return { id, path: `/${owner.username}/notes/${slug}`, content: `/api/artifacts/${id}/content` }
+  return { id, path, content: `/api/artifacts/${id}/content` }
 }
 
 /** GET on the web app (as a browser: HTML first), anonymous or with the owner's session. */
@@ -58,7 +46,9 @@ function fromWeb(path: string, as: 'anonymous' | 'owner', headers: Record<string
 
 /** GET on the API, anonymous or with the owner's key. */
 function fromApi(path: string, as: 'anonymous' | 'owner', headers: Record<string, string> = {}) {
-  return fetch(`${web.apiUrl}${path}`, { headers: { ...(as === 'owner' ? { authorization: `Bearer ${owner.token}` } : {}), ...headers } })
+  return fetch(`${web.apiUrl}${path}`, {
+    headers: { ...(as === 'owner' ? { authorization: `Bearer ${writer.owner.token}` } : {}), ...headers },
+  })
 }
 
 type Get = (path: string, headers?: Record<string, string>) => Promise<Response>
@@ -187,7 +177,7 @@ describe('one caching rule for every content answer, API and web alike', () => {
     }
     const created = await fetch(`${web.apiUrl}/api/api-keys`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${writer.owner.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'shown once', scopes: ['artifacts:read'] }),
     })
     await created.arrayBuffer()
@@ -196,7 +186,7 @@ describe('one caching rule for every content answer, API and web alike', () => {
   })
 
   it('no refusal is stored, on either app: a problem or a page, anonymous or signed in', async () => {
-    const missing = `/${owner.username}/notes/never-was`
+    const missing = `/${writer.owner.username}/notes/never-was`
     const answers = [
       await fromApi('/api/artifacts/art_00000000000000000000000000/content', 'owner'),
       await fromApi('/api/artifacts/art_00000000000000000000000000/content', 'anonymous'),

@@ -64,3 +64,39 @@ export async function restCall(
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
   return json
 }
+
+/** A person with an API key and a project `notes` of their own, who writes artifacts through the running API. */
+export interface Author {
+  readonly owner: Awaited<ReturnType<typeof userWithKey>>
+  /** A REST call as the author. */
+  api(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>
+  /** An artifact in `notes` (Markdown, private unless said); its id and its page's path. */
+  artifact(
+    slug: string,
+    options?: { content?: string; publicView?: boolean; title?: string },
+  ): Promise<{ readonly id: string; readonly path: string }>
+}
+
+/** A fresh author (see `Author`) on the web app's API. */
+export async function author(web: TestWeb, email: string): Promise<Author> {
+  const owner = await userWithKey(web, email)
+  const api = (method: string, path: string, body?: unknown) => restCall(web, owner.token, method, path, body)
+  await api('POST', '/api/projects', { ownerUsername: owner.username, slug: 'notes', title: 'Notes', icon: 'N' })
+  return {
+    owner,
+    api,
+    async artifact(slug, options = {}) {
+      const created = await api('POST', '/api/artifacts', {
+        ownerUsername: owner.username,
+        projectSlug: 'notes',
+        slug,
+        type: 'md',
+        title: options.title ?? slug,
+        content: options.content ?? `# ${slug}\n`,
+        changelog: 'first',
+        access: { publicView: options.publicView ?? false, publicEdit: false },
+      })
+      return { id: created.id as string, path: `/${owner.username}/notes/${slug}` }
+    },
+  }
+}

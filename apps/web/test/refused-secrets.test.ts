@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import { buildWebApp } from '../src/app.ts'
 import { startTestWeb, type TestWeb } from './helper.ts'
-import { restCall, userWithKey } from './mcp-helper.ts'
+import { author, userWithKey } from './mcp-helper.ts'
 
 const BUDGET = 5
 const redisUrl = process.env.QUIRE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
@@ -40,20 +40,9 @@ async function webProcess(limits: RateLimitSettings): Promise<FastifyInstance> {
 beforeAll(async () => {
   web = await startTestWeb({ api: true })
   limited = await webProcess({ ...defaultRateLimit, authFailures: { max: BUDGET, windowMs: 60_000 } })
-  const owner = await userWithKey(web, 'secrets.owner@example.com')
-  const api = (method: string, path: string, body?: unknown) => restCall(web, owner.token, method, path, body)
-  await api('POST', '/api/projects', { ownerUsername: owner.username, slug: 'notes', title: 'Notes', icon: 'N' })
-  const created = await api('POST', '/api/artifacts', {
-    ownerUsername: owner.username,
-    projectSlug: 'notes',
-    slug: 'shared',
-    type: 'md',
-    title: 'Shared',
-    content: 'Shared words.\n',
-    changelog: 'first',
-    access: { publicView: false, publicEdit: false },
-  })
-  shareSecret = ((await api('POST', `/api/artifacts/${created.id as string}/share-links`, {})) as { secret: string }).secret
+  const writer = await author(web, 'secrets.owner@example.com')
+  const shared = await writer.artifact('shared', { title: 'Shared', content: 'Shared words.\n' })
+  shareSecret = ((await writer.api('POST', `/api/artifacts/${shared.id}/share-links`, {})) as { secret: string }).secret
 })
 afterAll(async () => {
   for (const app of apps) await app.close()

@@ -18,7 +18,7 @@ import {
   type TestWeb,
 } from './helper.ts'
 import { type HttpSession, signInOverHttp } from './http-session.ts'
-import { restCall, userWithKey } from './mcp-helper.ts'
+import { author } from './mcp-helper.ts'
 
 let web: TestWeb
 let browser: Browser | undefined
@@ -29,20 +29,9 @@ let clientId: string
 
 beforeAll(async () => {
   web = await startTestWeb({ api: true, env: agentLayerEnv() })
-  const owner = await userWithKey(web, 'referrer.owner@example.com')
-  const api = (method: string, path: string, body?: unknown) => restCall(web, owner.token, method, path, body)
-  await api('POST', '/api/projects', { ownerUsername: owner.username, slug: 'notes', title: 'Notes', icon: 'N' })
-  const created = await api('POST', '/api/artifacts', {
-    ownerUsername: owner.username,
-    projectSlug: 'notes',
-    slug: 'plan',
-    type: 'md',
-    title: 'Plan',
-    content: '# Plan\n\nSee [the other page](/referrer-owner/notes/other).\n',
-    changelog: 'first',
-    access: { publicView: false, publicEdit: false },
-  })
-  shareSecret = ((await api('POST', `/api/artifacts/${created.id as string}/share-links`, {})) as { secret: string }).secret
+  const writer = await author(web, 'referrer.owner@example.com')
+  const plan = await writer.artifact('plan', { title: 'Plan', content: '# Plan\n\nSee [the other page](/referrer-owner/notes/other).\n' })
+  shareSecret = ((await writer.api('POST', `/api/artifacts/${plan.id}/share-links`, {})) as { secret: string }).secret
   session = await signInOverHttp(web, 'referrer.person@example.com')
   const registered = await fetch(`${web.url}/oauth2/register`, {
     method: 'POST',

@@ -51,9 +51,9 @@ interface Figures {
 try {
   const fixtures = await seed(database, connections * 2)
   const env = { RATE_LIMIT_MAX: '1000000000', LOG_LEVEL: 'warn' }
-  const start = async (apis: number, redisDb: number) => {
+  const start = async (apis: number) => {
     try {
-      const started = await startTopology({ databaseUrl: database.url ?? '', apis, webs: 0, redisDb, env })
+      const started = await startTopology({ databaseUrl: database.url ?? '', apis, webs: 0, env })
       topologies.push(started)
       return started
     } catch (error) {
@@ -61,8 +61,8 @@ try {
       throw error
     }
   }
-  const one = await start(1, 9)
-  const two = await start(2, 10)
+  const one = await start(1)
+  const two = await start(2)
   const auth = { authorization: `Bearer ${fixtures.token}` }
 
   /** The mix for one side: each connection reads, lists and appends to an artifact of its own (half the artifacts per side). */

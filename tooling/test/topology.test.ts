@@ -113,7 +113,7 @@ describe('the scale-out topology (HAProxy, 2 API, 2 web, PgBouncer, Redis)', () 
     // An empty database: the four processes start at once and migrate it through PgBouncer.
     database = await freshTestDatabase(inject('testRun'), 'postgres', { poolSize: 2, empty: true })
     // High limits here: the writers below would spend a normal budget; the limit has its own run.
-    top = await startTopology({ databaseUrl: database.url as string, idp: true, redisDb: 7, env: { RATE_LIMIT_MAX: '1000000' } })
+    top = await startTopology({ databaseUrl: database.url as string, idp: true, env: { RATE_LIMIT_MAX: '1000000' } })
   }, timeoutFor(startTopologyWaits))
   afterAll(async () => {
     await top?.stop()
@@ -308,7 +308,7 @@ describe('one rate limit across every process', () => {
   beforeAll(async () => {
     // An empty database: the four processes start at once and migrate it through PgBouncer.
     database = await freshTestDatabase(inject('testRun'), 'postgres', { poolSize: 2, empty: true })
-    top = await startTopology({ databaseUrl: database.url as string, redisDb: 8, env: { RATE_LIMIT_MAX: String(max) } })
+    top = await startTopology({ databaseUrl: database.url as string, env: { RATE_LIMIT_MAX: String(max) } })
   }, timeoutFor(startTopologyWaits))
   afterAll(async () => {
     await top?.stop()

@@ -34,8 +34,6 @@ export interface TopologyOptions {
    * and finish on another. Without it each web process has its own in-memory provider.
    */
   readonly idp?: boolean
-  /** The Redis database (0–15) of the shared rate-limit counters; flushed at start. */
-  readonly redisDb: number
   /** More environment for both apps (RATE_LIMIT_MAX, say). */
   readonly env?: Record<string, string>
 }
@@ -138,8 +136,10 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     started.push({ name: 'pgbouncer', process: pgbouncer })
     await untilListening(pgbouncer, bouncerPort as number)
 
-    const redisDbUrl = `${redisUrl.replace(/\/\d*$/, '')}/${options.redisDb}`
-    flushRedis(redisDbUrl)
+    // Counters under a prefix of this topology's own: another test run on the machine, or another
+    // topology of this one, shares the Redis server but never a counter.
+    pingRedis(redisUrl)
+    const redisPrefix = `topology-${randomBytes(6).toString('hex')}:`
 
     const idpSecret = randomBytes(32).toString('base64url')
     const haproxyFile = join(dir, 'haproxy.cfg')
@@ -161,7 +161,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       DATABASE_URL: bouncer.url,
       DATABASE_PREPARED_STATEMENTS: 'false',
       DATABASE_POOL_SIZE: '10',
-      RATE_LIMIT_REDIS_URL: redisDbUrl,
+      RATE_LIMIT_REDIS_URL: redisUrl,
+      RATE_LIMIT_REDIS_PREFIX: redisPrefix,
       TRUST_PROXY: '127.0.0.1',
       API_URL: apiUrl,
       WEB_URL: webUrl,
@@ -256,10 +257,10 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
 }
 
 /** Empties the counters' Redis database, so that a run starts with full budgets. */
-function flushRedis(url: string): void {
-  const flushed = spawnSync('redis-cli', ['-u', url, 'flushdb'], { encoding: 'utf8', timeout: 5_000 })
-  if (flushed.status !== 0 || !flushed.stdout.includes('OK'))
+function pingRedis(url: string): void {
+  const answer = spawnSync('redis-cli', ['-u', url, 'ping'], { encoding: 'utf8', timeout: 5_000 })
+  if (answer.status !== 0 || !answer.stdout.includes('PONG'))
     throw new Error(
-      `Redis at ${url} did not answer (redis-cli flushdb: ${flushed.stdout}${flushed.stderr}); start it or set QUIRE_TEST_REDIS_URL.`,
+      `Redis at ${url} did not answer (redis-cli ping: ${answer.stdout}${answer.stderr}); start it or set QUIRE_TEST_REDIS_URL.`,
     )
 }

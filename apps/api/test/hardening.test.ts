@@ -192,6 +192,25 @@ describe(`rate limits shared through Redis (${engine})`, () => {
     expect(count(replies, 429)).toBe(20)
   })
 
+  it('keeps the counters of deployments with different RATE_LIMIT_REDIS_PREFIX apart', async () => {
+    const prefix = `hardening-${sha256(String(Math.random())).slice(0, 8)}:`
+    const api = await testApi({ RATE_LIMIT_REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: prefix, RATE_LIMIT_MAX: '3' })
+    const sameDeployment = await secondInstance(api, {
+      RATE_LIMIT_REDIS_URL: redisUrl,
+      RATE_LIMIT_REDIS_PREFIX: prefix,
+      RATE_LIMIT_MAX: '3',
+    })
+    const otherDeployment = await secondInstance(api, { RATE_LIMIT_REDIS_URL: redisUrl, RATE_LIMIT_MAX: '3' })
+    const { token } = await api.user('prefixed@example.com')
+    const ours = []
+    for (let i = 0; i < 4; i++) ours.push(await get(i % 2 === 0 ? api.app : sameDeployment, '/api/profile/projects', token))
+    expect(statuses(ours)).toEqual([200, 200, 200, 429])
+    // The same credential at a deployment without the prefix: a budget of its own.
+    expect((await get(otherDeployment, '/api/profile/projects', token)).statusCode).toBe(200)
+    expect(Number(await redis.get(`${prefix}quire:rate-limit:credential:${sha256(token)}`))).toBe(4)
+    expect(Number(await redis.get(`quire:rate-limit:credential:${sha256(token)}`))).toBe(1)
+  })
+
   it('refuses to start when Redis is not reachable', async () => {
     const api = await testApi()
     await expect(secondInstance(api, { RATE_LIMIT_REDIS_URL: 'redis://:secret@127.0.0.1:1' })).rejects.toThrow(

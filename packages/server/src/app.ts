@@ -29,7 +29,7 @@ export interface AppOptions {
 /** The settings of the HTTP edge (limits, CORS, proxies) from the environment. */
 export function edgeOptions(env: Env): Pick<AppOptions, 'rateLimit' | 'corsOrigins' | 'trustProxy'> {
   const kind = env.RATE_LIMIT_STORE ?? (env.RATE_LIMIT_REDIS_URL ? 'redis' : 'memory')
-  const store = kind === 'redis' ? { kind, url: env.RATE_LIMIT_REDIS_URL ?? '' } : { kind }
+  const store = kind === 'redis' ? { kind, url: env.RATE_LIMIT_REDIS_URL ?? '', prefix: env.RATE_LIMIT_REDIS_PREFIX ?? '' } : { kind }
   return {
     rateLimit: env.RATE_LIMIT_ENABLED
       ? {

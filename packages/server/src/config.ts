@@ -58,6 +58,8 @@ export const Env = Type.Object({
   RATE_LIMIT_STORE: Type.Optional(Type.Enum(['memory', 'redis', 'postgres'])),
   /** Redis for the shared rate-limit counters, e.g. `redis://127.0.0.1:6379`. */
   RATE_LIMIT_REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Put before every key Quire writes to that Redis (default none): for several deployments, or test runs, sharing one Redis. */
+  RATE_LIMIT_REDIS_PREFIX: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$' })),
   /** How long a shutdown (SIGTERM) waits for in-flight requests before cutting them off and exiting with 1. */
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   /** How often this process deletes the audit events past their plan's retention; 0 turns it off (prune with `pnpm admin prune-audit`). At most setTimeout's 2^31-1. */

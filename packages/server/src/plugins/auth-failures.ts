@@ -46,7 +46,7 @@ export interface AuthFailureLimiter {
 
 type Backend =
   | { readonly kind: 'memory' }
-  | { readonly kind: 'redis'; readonly redis: Redis }
+  | { readonly kind: 'redis'; readonly redis: Redis; readonly prefix: string }
   | { readonly kind: 'store'; readonly store: RateLimitStore }
 
 function storeFor(backend: Backend): RateLimitStore {
@@ -54,7 +54,7 @@ function storeFor(backend: Backend): RateLimitStore {
     case 'memory':
       return new LocalStore(false, false, 5_000)
     case 'redis':
-      return new RedisStore(false, false, backend.redis, 'quire:auth-failures:')
+      return new RedisStore(false, false, backend.redis, `${backend.prefix}quire:auth-failures:`)
     case 'store':
       return backend.store
   }

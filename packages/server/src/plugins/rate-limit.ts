@@ -9,7 +9,8 @@ import { RefusalError } from './problem.ts'
 /** Where the counters live: this process's memory, or a store every process shares. */
 export type RateLimitStoreSetting =
   | { readonly kind: 'memory' }
-  | { readonly kind: 'redis'; readonly url: string }
+  /** `prefix` goes before every key (RATE_LIMIT_REDIS_PREFIX): deployments sharing one Redis keep apart. */
+  | { readonly kind: 'redis'; readonly url: string; readonly prefix?: string }
   | { readonly kind: 'postgres' }
 
 export interface RateLimitSettings {
@@ -91,11 +92,12 @@ async function connectStore(
   app: FastifyInstance,
   store: RateLimitStoreSetting,
   database: DatabaseHandle,
-): Promise<{ redis: Redis | null; Postgres: RateLimitStoreClass | null }> {
+): Promise<{ redis: Redis | null; redisPrefix: string; Postgres: RateLimitStoreClass | null }> {
   if (store.kind === 'postgres' && database.kind !== 'postgres')
     throw new Error('Rate limiting: the postgres store needs a PostgreSQL database (DATABASE_URL).')
   return {
     redis: store.kind === 'redis' ? await connectRedis(app, store.url) : null,
+    redisPrefix: store.kind === 'redis' ? (store.prefix ?? '') : '',
     Postgres: store.kind === 'postgres' ? postgresRateLimitStore(database) : null,
   }
 }
@@ -103,6 +105,8 @@ async function connectStore(
 /** An app's counters: the store the settings name, connected, and the limiter of refused secrets on it. */
 export interface Counters {
   readonly redis: Redis | null
+  /** Before every key in Redis (the setting's `prefix`). */
+  readonly redisPrefix: string
   readonly Postgres: RateLimitStoreClass | null
   readonly authFailures: AuthFailureLimiter
 }
@@ -114,15 +118,19 @@ export interface Counters {
  * PostgreSQL. Connected once per app: every limit of the app takes these.
  */
 export async function countersFor(app: FastifyInstance, settings: RateLimitSettings, database: DatabaseHandle): Promise<Counters> {
-  const { redis, Postgres } = await connectStore(app, settings.store, database)
+  const { redis, redisPrefix, Postgres } = await connectStore(app, settings.store, database)
   // Refused credentials count against the address, in a store of the same kind (keys of their own).
   const authFailures = createAuthFailureLimiter(
     settings.authFailures ?? defaultAuthFailures,
-    redis ? { kind: 'redis', redis } : Postgres ? { kind: 'store', store: new Postgres(undefined, 'auth-failure:') } : { kind: 'memory' },
+    redis
+      ? { kind: 'redis', redis, prefix: redisPrefix }
+      : Postgres
+        ? { kind: 'store', store: new Postgres(undefined, 'auth-failure:') }
+        : { kind: 'memory' },
     addressOf,
     app.log,
   )
-  return { redis, Postgres, authFailures }
+  return { redis, redisPrefix, Postgres, authFailures }
 }
 
 /**
@@ -135,8 +143,8 @@ export function sharedCounterOptions(
   counters: Counters,
   prefix: string,
 ): { redis: Redis; nameSpace: string } | { store: RateLimitStoreClass } | Record<string, never> {
-  const { redis, Postgres } = counters
-  if (redis) return { redis, nameSpace: prefix }
+  const { redis, redisPrefix, Postgres } = counters
+  if (redis) return { redis, nameSpace: redisPrefix + prefix }
   if (Postgres) {
     return {
       store: withFailuresLogged(
@@ -163,8 +171,12 @@ export async function registerRateLimit(
   counters: Counters,
 ): Promise<preHandlerAsyncHookHandler> {
   const window = settings.windowMs % 60_000 === 0 ? `${settings.windowMs / 60_000} min` : `${settings.windowMs / 1000} s`
-  const { redis, Postgres, authFailures } = counters
-  const shared = redis ? { redis, nameSpace: 'quire:rate-limit:' } : Postgres ? { store: withFailuresLogged(Postgres, app.log) } : {}
+  const { redis, redisPrefix, Postgres, authFailures } = counters
+  const shared = redis
+    ? { redis, nameSpace: `${redisPrefix}quire:rate-limit:` }
+    : Postgres
+      ? { store: withFailuresLogged(Postgres, app.log) }
+      : {}
   app.decorate('authFailures', authFailures)
   await app.register(rateLimit, {
     ...shared,

@@ -1,17 +1,17 @@
+import { databaseProjects, globalSetup, unitProject } from '@quire/testing/projects'
+import { sourceAliases } from '@quire/testing/source-aliases'
 import { defineConfig } from 'vitest/config'
-import { databaseProjects, unitProject } from './tooling/vitest/projects.ts'
-import { sourceAliases } from './tooling/vitest/source-aliases.ts'
 
 export default defineConfig({
   // Workspace packages resolve to their TypeScript sources: tests need no build.
   resolve: { alias: sourceAliases(import.meta.dirname) },
   test: {
-    globalSetup: ['./tooling/vitest/global-setup.ts'],
+    globalSetup: [globalSetup],
     // Two cores; each PGlite instance is heavy. More workers only queue on the CPU.
     maxWorkers: 2,
     // Budgets a busy 2-core machine meets (the test line runs at a load of 16 and more): a test of a
     // thousand requests that takes 20 s alone takes three times that there. A test that waits for
-    // a process or a browser has its own budget from tooling/vitest/waits.ts.
+    // a process or a browser has its own budget from packages/testing/src/waits.ts.
     testTimeout: 120_000,
     hookTimeout: 180_000,
     projects: [
@@ -24,6 +24,7 @@ export default defineConfig({
       ...databaseProjects('api', 'apps/api'),
       ...databaseProjects('web', 'apps/web'),
       unitProject('cli', 'packages/cli'),
+      unitProject('testing', 'packages/testing'),
       unitProject('tooling', 'tooling'),
     ],
   },

@@ -7,8 +7,8 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { freshTestDatabase, prepareTestRun, type TestRun } from '@quire/storage/testing'
+import { freePort } from '@quire/testing/free-port'
 import autocannon from 'autocannon'
-import { freePort } from '../tooling/vitest/free-port.ts'
 import { databaseCpu, processCpuMs } from './api/cpu.ts'
 
 /** The repository root: servers start from it, as `pnpm start` starts them. */

@@ -1,5 +1,4 @@
 import { defineConfig } from 'tsup'
-import { packageBuild } from '../../tooling/tsup.config.ts'
 
-// The server and the operator command.
-export default defineConfig(packageBuild(['src/main.ts', 'src/admin.ts']))
+// The server and the operator command, ESM for Node 22+.
+export default defineConfig({ entry: ['src/main.ts', 'src/admin.ts'], format: ['esm'], target: 'node22', sourcemap: true, clean: true })

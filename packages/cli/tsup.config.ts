@@ -1,6 +1,5 @@
 import { dirname } from 'node:path'
 import { defineConfig, type Options } from 'tsup'
-import { packageBuild } from '../../tooling/tsup.config.ts'
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number]
 
@@ -44,10 +43,13 @@ export default function stringWidth(text, options) {
  * `bin.js` stays tiny (`--version` answers without loading the rest); commands load on demand
  * (`splitting`), compiled through Node's compile cache (bin.ts). Measured in bench/cli.
  */
-export default defineConfig(
-  packageBuild(['src/bin.ts', 'src/index.ts'], {
-    noExternal: [/^@quire\//, 'yargs', /^yargs\//],
-    esbuildPlugins: [lazyStringWidth],
-    splitting: true,
-  }),
-)
+export default defineConfig({
+  entry: ['src/bin.ts', 'src/index.ts'],
+  format: ['esm'],
+  target: 'node22',
+  sourcemap: true,
+  clean: true,
+  noExternal: [/^@quire\//, 'yargs', /^yargs\//],
+  esbuildPlugins: [lazyStringWidth],
+  splitting: true,
+})

@@ -1,5 +1,11 @@
 import { defineConfig } from 'tsup'
-import { packageBuild } from '../../tooling/tsup.config.ts'
 
 // Browser-safe: the entry must run in browsers as well as Node 22+, so build for a neutral platform.
-export default defineConfig(packageBuild(['src/index.ts'], { platform: 'neutral' }))
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm'],
+  target: 'node22',
+  platform: 'neutral',
+  sourcemap: true,
+  clean: true,
+})

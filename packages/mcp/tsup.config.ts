@@ -1,4 +1,4 @@
 import { defineConfig } from 'tsup'
-import { packageBuild } from '../../tooling/tsup.config.ts'
 
-export default defineConfig(packageBuild())
+// ESM for Node 22+ (tsup's platform is node); declarations from `tsc -p tsconfig.build.json` (the build script).
+export default defineConfig({ entry: ['src/index.ts'], format: ['esm'], target: 'node22', sourcemap: true, clean: true })

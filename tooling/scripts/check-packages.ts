@@ -6,6 +6,7 @@ import { join, relative, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { publint } from 'publint'
 import { formatMessage } from 'publint/utils'
+import { importSpecifiers } from './imports.ts'
 
 /**
  * Every published package checked as npm will hold it: packed by pnpm (so `workspace:` ranges are
@@ -89,12 +90,6 @@ function filesUnder(dir: string): string[] {
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
 }
 
-// Statements only (a line that starts with import/export), so examples in doc comments do not count.
-const staticImport = /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/gm
-const bareImport = /^\s*import\s*['"]([^'"]+)['"]/gm
-const dynamicImport = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g
-const requireCall = /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g
-
 /** The package a module specifier names (`@scope/name` or `name`), or null for relative paths and built-ins. */
 export function packageOf(specifier: string): string | null {
   if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) return null
@@ -106,11 +101,9 @@ export function packageOf(specifier: string): string | null {
 /** The packages imported by a shipped `.js` or `.d.ts` file's text. */
 export function importedPackages(text: string): Set<string> {
   const found = new Set<string>()
-  for (const pattern of [staticImport, bareImport, dynamicImport, requireCall]) {
-    for (const match of text.matchAll(pattern)) {
-      const name = packageOf(match[1] ?? '')
-      if (name) found.add(name)
-    }
+  for (const specifier of importSpecifiers(text)) {
+    const name = packageOf(specifier)
+    if (name) found.add(name)
   }
   return found
 }

@@ -3,8 +3,8 @@ import { registerHooks } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { sourceAliases } from '@quire/testing/source-aliases'
 import type { Browser } from 'playwright-core'
-import { sourceAliases } from '../vitest/source-aliases.ts'
 
 /**
  * `pnpm screenshots`: starts the web app and the API on a fresh embedded database (a temporary
@@ -28,7 +28,7 @@ registerHooks({
 const { seedDemo } = await import('../../apps/web/test/pages/demo.ts')
 const { startLocalSite } = await import('../../apps/web/test/pages/site.ts')
 const { identityContexts, openTemplate, pageTemplates } = await import('../../apps/web/test/pages/templates.ts')
-const { launchChromium } = await import('../vitest/chromium.ts')
+const { launchChromium } = await import('@quire/testing/chromium')
 
 const sizes = {
   desktop: { width: 1280, height: 800 },

@@ -7,12 +7,12 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { finish, spawnTracked } from '@quire/testing/processes'
+import { timeoutFor } from '@quire/testing/waits'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type Manifest, publishedPackages } from '../scripts/check-packages.ts'
-import { finish, spawnTracked } from '../vitest/processes.ts'
-import { timeoutFor } from '../vitest/waits.ts'
 
-/** Runs a command in `cwd` to its end (one wait: tooling/vitest/waits.ts); fails, with its output, unless it succeeds. */
+/** Runs a command in `cwd` to its end (one wait: packages/testing/src/waits.ts); fails, with its output, unless it succeeds. */
 async function run(command: string, args: readonly string[], cwd: string): Promise<void> {
   const done = await finish(spawnTracked(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] }))
   if (done.code !== 0) throw new Error(`${[command, ...args].join(' ')} exited ${done.code}:\n${done.stdout}${done.stderr}`)

@@ -5,15 +5,15 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { timeoutFor } from '@quire/testing/waits'
 import { afterAll, describe, expect, it } from 'vitest'
 import { checkPackage, importedPackages } from '../scripts/check-packages.ts'
-import { timeoutFor } from '../vitest/waits.ts'
 
 const root = resolve(import.meta.dirname, '../..')
 const scratch = mkdtempSync(join(tmpdir(), 'quire-check-packages-test-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-/** A check runs three commands (pnpm pack, tar, attw), each within a wait's budget (tooling/vitest/waits.ts). */
+/** A check runs three commands (pnpm pack, tar, attw), each within a wait's budget (packages/testing/src/waits.ts). */
 const checkTimeout = timeoutFor(3)
 
 const goodManifest = {

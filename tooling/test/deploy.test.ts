@@ -13,13 +13,13 @@ import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, relative, resolve, sep } from 'node:path'
 import { openDatabase } from '@quire/storage'
 import { freshTestDatabase, type TestDatabase } from '@quire/storage/testing'
+import { freePort } from '@quire/testing/free-port'
+import { killAllNodeProcesses, spawnNode, spawnProcess } from '@quire/testing/node-process'
+import { finish, spawnTracked } from '@quire/testing/processes'
+import { timeoutFor, untilExit, untilHealthy, untilListening } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { writePgbouncerConfig } from '../topology/pgbouncer.ts'
 import { findProgram } from '../topology/topology.ts'
-import { freePort } from '../vitest/free-port.ts'
-import { killAllNodeProcesses, spawnNode, spawnProcess } from '../vitest/node-process.ts'
-import { finish, spawnTracked } from '../vitest/processes.ts'
-import { timeoutFor, untilExit, untilHealthy, untilListening } from '../vitest/waits.ts'
 
 const repo = resolve(import.meta.dirname, '../..')
 const deployScript = join(repo, 'tooling/scripts/deploy-app.sh')

@@ -7,9 +7,9 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
+import { finish, spawnTracked } from '@quire/testing/processes'
+import { timeoutFor } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { finish, spawnTracked } from '../vitest/processes.ts'
-import { timeoutFor } from '../vitest/waits.ts'
 
 const root = resolve(import.meta.dirname, '../..')
 const script = join(root, 'tooling/scripts/install-cli.sh')
@@ -35,7 +35,7 @@ beforeAll(() => {
   chmodSync(join(oldNodeDir, 'node'), 0o755)
 })
 
-/** Runs a command to its end (one wait: tooling/vitest/waits.ts). */
+/** Runs a command to its end (one wait: packages/testing/src/waits.ts). */
 async function run(command: string, args: readonly string[], env: Record<string, string>) {
   const result = await finish(spawnTracked(command, args, { env: { HOME: scratch, ...env }, stdio: ['pipe', 'pipe', 'pipe'] }))
   return { code: result.code, stdout: result.stdout, stderr: result.stderr, output: `${result.stdout}${result.stderr}` }

@@ -16,12 +16,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, resolve } from 'node:path'
+import { freePort } from '@quire/testing/free-port'
+import { killAllNodeProcesses, type NodeProcess, spawnNode } from '@quire/testing/node-process'
+import { finish, spawnTracked } from '@quire/testing/processes'
+import { timeoutFor, untilHealthy, waitBudgetMs } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Manifest, packPackage, publishedPackages } from '../scripts/check-packages.ts'
-import { freePort } from '../vitest/free-port.ts'
-import { killAllNodeProcesses, type NodeProcess, spawnNode } from '../vitest/node-process.ts'
-import { finish, spawnTracked } from '../vitest/processes.ts'
-import { timeoutFor, untilHealthy, waitBudgetMs } from '../vitest/waits.ts'
 
 const root = resolve(import.meta.dirname, '../..')
 const packages = publishedPackages(root)
@@ -37,7 +37,7 @@ const home = join(scratch, 'home')
 const path = [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter)
 
 /**
- * Runs a command to its end (one wait, of `budgetMs` when given: tooling/vitest/waits.ts) as the
+ * Runs a command to its end (one wait, of `budgetMs` when given: packages/testing/src/waits.ts) as the
  * leader of a tracked process group (killed with everything it started when the wait gives up or
  * the file ends), with `env` as its whole environment.
  */

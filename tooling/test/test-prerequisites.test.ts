@@ -1,7 +1,7 @@
 /**
  * tooling/scripts/test-prerequisites.sh, the machine's part of the README's test line, when it may
  * not install what is missing: it must stop at once with one message naming the exact command, and
- * install nothing. "At once" (tooling/vitest/waits.ts): without starting any of the script's waits,
+ * install nothing. "At once" (packages/testing/src/waits.ts): without starting any of the script's waits,
  * 30 s for a service it started to answer, up to 300 s for apt-get's lock, or a password prompt. Something is missing on any machine here: the script runs on a
  * PATH made of this machine's programs without `secret-tool` (and without the real `sudo` and
  * `apt-get`; stand-ins record what they are asked).
@@ -9,9 +9,9 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { finish, spawnTracked } from '@quire/testing/processes'
+import { atOnceMs, timeoutFor } from '@quire/testing/waits'
 import { afterAll, describe, expect, it } from 'vitest'
-import { finish, spawnTracked } from '../vitest/processes.ts'
-import { atOnceMs, timeoutFor } from '../vitest/waits.ts'
 
 const script = resolve(import.meta.dirname, '../scripts/test-prerequisites.sh')
 const scratch = mkdtempSync(join(tmpdir(), 'quire-prereq-'))
@@ -44,7 +44,7 @@ function pathWithout(name: string, leftOut: readonly string[], standIns: Record<
   return { bin, log }
 }
 
-/** Runs the script to its end (one wait: tooling/vitest/waits.ts). */
+/** Runs the script to its end (one wait: packages/testing/src/waits.ts). */
 async function run(bin: string, options: { uid?: number; env?: Record<string, string> } = {}) {
   const env = { PATH: bin, HOME: scratch, LANG: 'C.UTF-8', ...options.env }
   const command =

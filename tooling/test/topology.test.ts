@@ -9,12 +9,12 @@
  * haproxy, pgbouncer, PostgreSQL and Redis (tooling/scripts/test-prerequisites.sh).
  */
 import { freshTestDatabase, type TestDatabase } from '@quire/storage/testing'
+import { processAlive } from '@quire/testing/processes'
+import { timeoutFor, until } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { Browser, consentFields, locationOf, mcpAnswer, pkce, signIn } from '../topology/http-client.ts'
 import { startTopology, startTopologyWaits, type Topology } from '../topology/topology.ts'
-import { processAlive } from '../vitest/processes.ts'
-import { timeoutFor, until } from '../vitest/waits.ts'
-import '../vitest/test-database.ts'
+import '@quire/testing/test-database'
 
 const redirectUri = 'http://127.0.0.1:4567/callback'
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { CookieJar } from '../vitest/cookie-jar.ts'
+import { CookieJar } from '@quire/testing/cookie-jar'
 
 /**
  * A person's browser over plain HTTP, for the topology: one cookie jar for 127.0.0.1 whatever the

@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto'
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
-import { freePort } from '../vitest/free-port.ts'
-import { type NodeProcess, spawnNode, spawnProcess } from '../vitest/node-process.ts'
-import { settleAll } from '../vitest/processes.ts'
-import { until, untilHealthy, untilListening } from '../vitest/waits.ts'
+import { freePort } from '@quire/testing/free-port'
+import { type NodeProcess, spawnNode, spawnProcess } from '@quire/testing/node-process'
+import { settleAll } from '@quire/testing/processes'
+import { until, untilHealthy, untilListening } from '@quire/testing/waits'
 import { haproxyConfig } from './haproxy.ts'
 import { writePgbouncerConfig } from './pgbouncer.ts'
 
@@ -18,7 +18,7 @@ import { writePgbouncerConfig } from './pgbouncer.ts'
  *                      └─ api frontend ─▶ api_1, api_2 (roundrobin)      ─┘
  *                                          all of them count rate limits in one Redis database
  *
- * Every process is started tracked (tooling/vitest/processes.ts): `stop()` ends them, and whatever
+ * Every process is started tracked (packages/testing/src/processes.ts): `stop()` ends them, and whatever
  * way the test ends, the run's guard kills what is left. The apps run from their build (dist).
  */
 export interface TopologyOptions {
@@ -46,7 +46,7 @@ export interface Topology {
   readonly direct: Readonly<Record<string, string>>
   readonly apis: readonly NodeProcess[]
   readonly webs: readonly NodeProcess[]
-  /** Waits until HAProxy sees `server` of `backend` in `status` (UP, DOWN): one wait (tooling/vitest/waits.ts). */
+  /** Waits until HAProxy sees `server` of `backend` in `status` (UP, DOWN): one wait (packages/testing/src/waits.ts). */
   untilServer(backend: 'api' | 'web' | 'idp', server: string, status: 'UP' | 'DOWN'): Promise<void>
   /** HAProxy's view of every server: `backend/server` → status. */
   serverStatus(): Promise<Record<string, string>>
@@ -94,7 +94,7 @@ export function programPath(program: string): string {
   return found
 }
 
-/** The waits of a start (tooling/vitest/waits.ts): PgBouncer listening, the apps healthy, HAProxy seeing them up. */
+/** The waits of a start (packages/testing/src/waits.ts): PgBouncer listening, the apps healthy, HAProxy seeing them up. */
 export const startTopologyWaits = 3
 
 export async function startTopology(options: TopologyOptions): Promise<Topology> {

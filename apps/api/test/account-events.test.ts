@@ -1,6 +1,6 @@
 import { accountActions } from '@quire/core'
+import { timeoutFor, until } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { engine, oauthTokensFor, startTestApi, type TestApi } from './helper.ts'
 import { join } from './operation-world.ts'
 

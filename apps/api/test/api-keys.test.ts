@@ -1,6 +1,6 @@
+import { timeoutFor, until } from '@quire/testing/waits'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { count, engine, seedArtifact, startTestApi, type TestApi } from './helper.ts'
 
 let api: TestApi

@@ -1,6 +1,6 @@
 import { createClient, isQuireApiError, type QuireClient, QuireNetworkError } from '@quire/client'
+import { freePort } from '@quire/testing/free-port'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort } from '../../../tooling/vitest/free-port.ts'
 import { count, engine, startTestApi, type TestApi } from './helper.ts'
 
 /**

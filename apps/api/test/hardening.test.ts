@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/server'
 import { openDatabase, postgresRateLimitStore } from '@quire/storage'
+import { timeoutFor, until } from '@quire/testing/waits'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { Redis } from 'ioredis'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 
 /**

@@ -1,8 +1,8 @@
 import { type Clock, issueOperatorToken, type Scope } from '@quire/core'
 import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/server'
+import { oauthTokensFor as oauthTokensForDeps } from '@quire/testing/oauth-tokens'
+import { testDatabase, testEngine } from '@quire/testing/test-database'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { oauthTokensFor as oauthTokensForDeps } from '../../../tooling/vitest/oauth-tokens.ts'
-import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
 
 export const engine = testEngine
 
@@ -110,7 +110,7 @@ export async function count(
   return Number(row.n)
 }
 
-/** OAuth tokens for `email` through the authorization server's own use-cases (see tooling/vitest/oauth-tokens.ts). */
+/** OAuth tokens for `email` through the authorization server's own use-cases (see packages/testing/src/oauth-tokens.ts). */
 export async function oauthTokensFor(
   api: TestApi,
   email: string,

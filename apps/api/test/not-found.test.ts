@@ -1,8 +1,8 @@
 import { createIdGenerator, invalidCredential, type OperationId, operationIds, operations } from '@quire/core'
+import { claimedAgent } from '@quire/testing/claimed-agent'
+import { timeoutFor, until } from '@quire/testing/waits'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { claimedAgent } from '../../../tooling/vitest/claimed-agent.ts'
-import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { type OperationSpec, operationIds, operations, scopesOf } from '@quire/core'
+import { type SchemaRoot, undescribedFields } from '@quire/testing/schema-descriptions'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type SchemaRoot, undescribedFields } from '../../../tooling/vitest/schema-descriptions.ts'
 import { engine, seedArtifact, startTestApi, type TestApi } from './helper.ts'
 
 let api: TestApi

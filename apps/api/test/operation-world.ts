@@ -6,7 +6,7 @@
  * but authorization, on fresh resources where the operation would change them.
  */
 import { type OperationId, operationIds, operations, type Scope, scopes, scopesOf } from '@quire/core'
-import { claimedAgent } from '../../../tooling/vitest/claimed-agent.ts'
+import { claimedAgent } from '@quire/testing/claimed-agent'
 import type { TestApi } from './helper.ts'
 
 export const principalNames = [

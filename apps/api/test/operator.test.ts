@@ -2,18 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { buildApp, createRuntime, operatorSocketPath, type Runtime, readEnv, startOperatorSocket } from '@quire/server'
+import { finish, spawnTracked } from '@quire/testing/processes'
+import { testDatabase } from '@quire/testing/test-database'
+import { timeoutFor } from '@quire/testing/waits'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { finish, spawnTracked } from '../../../tooling/vitest/processes.ts'
-import { testDatabase } from '../../../tooling/vitest/test-database.ts'
-import { timeoutFor } from '../../../tooling/vitest/waits.ts'
 import { engine } from './helper.ts'
 
 const adminScript = resolve(import.meta.dirname, '../src/admin.ts')
 
 /**
  * `pnpm admin …` as an operator runs it: a separate process (stdout of `token` must be the secret
- * alone), run to its end (one wait: tooling/vitest/waits.ts). A failure carries its exit code and stderr.
+ * alone), run to its end (one wait: packages/testing/src/waits.ts). A failure carries its exit code and stderr.
  */
 async function admin(env: Record<string, string>, ...args: string[]) {
   const child = spawnTracked(process.execPath, ['--conditions=source', adminScript, ...args], {

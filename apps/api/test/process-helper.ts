@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
-import { freePort } from '../../../tooling/vitest/free-port.ts'
-import { killAllNodeProcesses, type NodeProcess, spawnNode } from '../../../tooling/vitest/node-process.ts'
-import { untilHealthy } from '../../../tooling/vitest/waits.ts'
+import { freePort } from '@quire/testing/free-port'
+import { killAllNodeProcesses, type NodeProcess, spawnNode } from '@quire/testing/node-process'
+import { untilHealthy } from '@quire/testing/waits'
 
 /**
  * Real API server processes for the multi-process tests: `node --conditions=source src/main.ts`,
@@ -18,7 +18,7 @@ export { freePort }
 
 /**
  * Starts the API on `env` (DATABASE_URL, or QUIRE_DATA_DIR for the embedded database) and waits
- * until it is healthy (one wait: tooling/vitest/waits.ts).
+ * until it is healthy (one wait: packages/testing/src/waits.ts).
  */
 export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
   const port = await freePort()

@@ -1,7 +1,7 @@
 import { type AuditPruner, type Clock, setWorkspacePlan } from '@quire/core'
 import { type AuditPruning, type PruneLog, startAuditPruning } from '@quire/server'
+import { timeoutFor, until } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { engine, startTestApi, type TestApi } from './helper.ts'
 
 const DAY = 86_400_000
@@ -55,7 +55,7 @@ describe(`scheduled audit pruning (${engine})`, () => {
     return rows.map((r) => r.action)
   }
 
-  /** Waits until `workspaceId`'s trail holds exactly `expected` (tooling/vitest/waits.ts), naming what it holds. */
+  /** Waits until `workspaceId`'s trail holds exactly `expected` (packages/testing/src/waits.ts), naming what it holds. */
   async function untilTrail(workspaceId: string, expected: readonly string[]): Promise<void> {
     let held: string[] = []
     await until(
@@ -67,7 +67,7 @@ describe(`scheduled audit pruning (${engine})`, () => {
     )
   }
 
-  /** Waits until `calls()` reaches `atLeast` (tooling/vitest/waits.ts). */
+  /** Waits until `calls()` reaches `atLeast` (packages/testing/src/waits.ts). */
   const untilCalls = (calls: () => number, atLeast: number) =>
     until(
       () => `${atLeast} pruning runs (${calls()} so far)`,

@@ -1,5 +1,5 @@
+import { timeoutFor, until } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { engine, seedArtifact, startTestApi, type TestApi } from './helper.ts'
 
 let api: TestApi

@@ -1,8 +1,8 @@
 import { Agent, type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http'
 import { type AddressInfo, connect } from 'node:net'
 import { readEnv } from '@quire/server'
+import { timeoutFor, until, untilExit } from '@quire/testing/waits'
 import { afterEach, describe, expect, it } from 'vitest'
-import { timeoutFor, until, untilExit } from '../../../tooling/vitest/waits.ts'
 import { engine, seedArtifact, startTestApi, type TestApi } from './helper.ts'
 import { type ApiProcess, killAllApiProcesses, startApiProcess } from './process-helper.ts'
 

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { testEngine } from '@quire/testing/test-database'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import { agentLayerEnv, browserTimeout, launchChromium, startTestWeb, type TestWeb } from './helper.ts'
 import { type Demo, seedDemo } from './pages/demo.ts'
 import { type Identity, identityContexts, openTemplate, pageTemplates } from './pages/templates.ts'

@@ -7,12 +7,13 @@
  * needs sign-in; every form needs the session's CSRF token; a stranger gets the operations'
  * refusals (404 for what they may not know exists, 403 for what they see but may not audit).
  * The tests run in order: the audit trails list what the earlier ones did. Each drives the browser,
- * and has a browser test's time limit (tooling/vitest/chromium.ts).
+ * and has a browser test's time limit (packages/testing/src/chromium.ts).
  */
+
+import { claimedAgent } from '@quire/testing/claimed-agent'
+import { testEngine } from '@quire/testing/test-database'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { claimedAgent } from '../../../tooling/vitest/claimed-agent.ts'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import { agentLayerEnv, browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 

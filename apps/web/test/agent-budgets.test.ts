@@ -4,9 +4,10 @@
  * was made counts against that person. Wrong claim codes lock the claim page per account and per
  * client address, so many accounts behind one address do not multiply the guesses.
  */
+
+import { testEngine } from '@quire/testing/test-database'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import { agentLayerEnv, startTestWeb, type TestWeb } from './helper.ts'
 import { signInOverHttp } from './http-session.ts'
 

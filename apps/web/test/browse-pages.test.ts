@@ -5,10 +5,11 @@
  * API (a 404 otherwise, a private title never included); the signed-in home lists the person's
  * workspaces, projects and recent artifacts. Static routes still win over `/:owner`.
  */
+
+import { runningClock } from '@quire/testing/running-clock'
+import { testEngine } from '@quire/testing/test-database'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runningClock } from '../../../tooling/vitest/running-clock.ts'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import { browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 

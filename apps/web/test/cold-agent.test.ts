@@ -10,10 +10,10 @@
 import { randomBytes } from 'node:crypto'
 import { join, resolve } from 'node:path'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { waitBudgetMs } from '@quire/testing/waits'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runNode } from '../../../packages/cli/test/quire-process.ts'
-import { waitBudgetMs } from '../../../tooling/vitest/waits.ts'
 import { browserTimeout, databaseDump, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { call, mcpClient, restCall, textOf, toolError, userWithKey } from './mcp-helper.ts'
 
@@ -67,7 +67,7 @@ async function coldAgent(webUrl: string, personEmail: string, person: Person, lo
   // Step 4: the person confirms while the agent polls. The agent sleeps `interval` seconds before
   // each poll, as the protocol demands (a sooner poll earns slow_down): that pace is what this
   // checks, not a stand-in for a signal. It polls while the person is at it (each of their browser
-  // steps has its own budget) and for a wait's budget after they are done (tooling/vitest/waits.ts).
+  // steps has its own budget) and for a wait's budget after they are done (packages/testing/src/waits.ts).
   let interval = claim.interval
   let token: Record<string, unknown> | null = null
   let personError: unknown

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { Clock } from '@quire/core'
 import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/server'
+import { freePort } from '@quire/testing/free-port'
+import { testDatabase } from '@quire/testing/test-database'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import type { BrowserContext, Page } from 'playwright-core'
-import { freePort } from '../../../tooling/vitest/free-port.ts'
-import { testDatabase } from '../../../tooling/vitest/test-database.ts'
 import { buildWebApp } from '../src/app.ts'
 
 export { freePort }
@@ -84,7 +84,7 @@ export async function startTestWeb(
   }
 }
 
-export { browserTimeout, launchChromium } from '../../../tooling/vitest/chromium.ts'
+export { browserTimeout, launchChromium } from '@quire/testing/chromium'
 
 /** The settings that turn the agent registration layer on, with a fresh signing secret (the default scopes). */
 export function agentLayerEnv(): Record<string, string> {

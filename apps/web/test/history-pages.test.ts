@@ -5,9 +5,10 @@
  * shared with. A diff of two named versions never changes (strong ETag, kept a minute without
  * asking, by the one caching rule); history and a diff against the latest revalidate.
  */
+
+import { threadCpuMs } from '@quire/testing/cpu-time'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { threadCpuMs } from '../../../tooling/vitest/cpu-time.ts'
 import { browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
@@ -224,7 +225,7 @@ describe('the diff page', () => {
     const next = Array.from({ length: 6000 }, (_, i) => `new line ${i}`).join('\n')
     const { path } = await artifact('huge', { publicView: true, versions: [old, next] })
     // Cut short, the page stays cheap: the server runs in this thread, so its CPU time is this
-    // thread's (tooling/vitest/cpu-time.ts), whatever else the machine runs.
+    // thread's (packages/testing/src/cpu-time.ts), whatever else the machine runs.
     const started = threadCpuMs()
     const res = await page(`${path}/diff?from=1&to=2`)
     const body = await res.text()

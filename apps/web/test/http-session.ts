@@ -1,4 +1,4 @@
-import { CookieJar } from '../../../tooling/vitest/cookie-jar.ts'
+import { CookieJar } from '@quire/testing/cookie-jar'
 import type { TestWeb } from './helper.ts'
 
 /** A person signed in to the web app over plain HTTP: a cookie jar and the requests a browser would send. */

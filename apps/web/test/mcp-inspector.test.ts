@@ -15,11 +15,11 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { compiledTools } from '@quire/mcp'
+import { freePort } from '@quire/testing/free-port'
+import { type Finished, finish, settleAll, spawnTracked, watch } from '@quire/testing/processes'
+import { timeoutFor, untilLine } from '@quire/testing/waits'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort } from '../../../tooling/vitest/free-port.ts'
-import { type Finished, finish, settleAll, spawnTracked, watch } from '../../../tooling/vitest/processes.ts'
-import { timeoutFor, untilLine } from '../../../tooling/vitest/waits.ts'
 import { browserTimeout, launchChromium, startTestWeb, type TestWeb } from './helper.ts'
 import { userWithKey } from './mcp-helper.ts'
 
@@ -70,7 +70,7 @@ async function binOf(pkg: string, name: string): Promise<string> {
 /**
  * Starts a Node script with this Node, in an environment built from scratch (a temporary HOME,
  * nothing of ours), in a process group of its own that cannot outlive the test
- * (tooling/vitest/processes.ts).
+ * (packages/testing/src/processes.ts).
  */
 function startNode(script: string, args: readonly string[]) {
   return spawnTracked(process.execPath, [script, ...args], {
@@ -168,7 +168,7 @@ function forwardable(headers: IncomingHttpHeaders): Record<string, string> {
   return out
 }
 
-// Each test runs the Inspector at most three times, each run one wait (tooling/vitest/waits.ts).
+// Each test runs the Inspector at most three times, each run one wait (packages/testing/src/waits.ts).
 describe('the MCP Inspector CLI against /mcp', { timeout: timeoutFor(3) }, () => {
   it('lists exactly the 23 tools of @quire/mcp', async () => {
     const run = await inspector(owner.token, ['--method', 'tools/list'])

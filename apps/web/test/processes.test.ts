@@ -1,10 +1,10 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { killAllNodeProcesses, spawnNode } from '@quire/testing/node-process'
+import { testDatabase, testEngine } from '@quire/testing/test-database'
+import { timeoutFor, untilExit, untilHealthy } from '@quire/testing/waits'
 import { afterEach, describe, expect, it } from 'vitest'
-import { killAllNodeProcesses, spawnNode } from '../../../tooling/vitest/node-process.ts'
-import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
-import { timeoutFor, untilExit, untilHealthy } from '../../../tooling/vitest/waits.ts'
 import { freePort } from './helper.ts'
 
 const serveLocal = resolve(import.meta.dirname, '../src/serve-local.ts')

@@ -7,9 +7,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import { defaultRateLimit, type RateLimitSettings } from '@quire/server'
+import { testEngine } from '@quire/testing/test-database'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import { buildWebApp } from '../src/app.ts'
 import { startTestWeb, type TestWeb } from './helper.ts'
 import { author, userWithKey } from './mcp-helper.ts'

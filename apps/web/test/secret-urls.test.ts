@@ -5,9 +5,9 @@
  * `same-origin`. Their forms still work in a browser, which sends `Origin: null` from such a page.
  */
 import { createHash, randomBytes } from 'node:crypto'
+import { testEngine } from '@quire/testing/test-database'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import {
   agentLayerEnv,
   type LoopbackListener,

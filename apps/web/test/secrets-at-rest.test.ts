@@ -7,9 +7,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { secretPrefixes } from '@quire/core'
+import { testEngine } from '@quire/testing/test-database'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import {
   browserTimeout,
   type LoopbackListener,

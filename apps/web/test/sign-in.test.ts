@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { createServer } from 'node:http'
 import { getProfile, sessionPrincipal } from '@quire/core'
+import { settleAll } from '@quire/testing/processes'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { settleAll } from '../../../tooling/vitest/processes.ts'
 import { browserTimeout, freePort, launchChromium, sessionSecretIn, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 
 let web: TestWeb

@@ -9,10 +9,10 @@
  * `<head>`, headers). Public pages carry the preview tags; private ones none.
  */
 import { randomBytes } from 'node:crypto'
+import { runningClock } from '@quire/testing/running-clock'
+import { testEngine } from '@quire/testing/test-database'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runningClock } from '../../../tooling/vitest/running-clock.ts'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import { browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 

@@ -12,9 +12,10 @@
  * too. Each page is then poked: every element in `main` gets the events inline handlers listen
  * for, and every link is clicked, links to web pages held back and script URLs let through.
  */
+
+import { testEngine } from '@quire/testing/test-database'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import { contentSecurityPolicy } from '../src/plugins/security-headers.ts'
 import { browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'

@@ -4,8 +4,8 @@
  */
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { timeoutFor } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { timeoutFor } from '../../../tooling/vitest/waits.ts'
 import { ansi, runOnTerminal } from './pty.ts'
 import { AT_ONCE_MS, commandsTimeout, type Finished, type Quire, startQuire } from './quire-process.ts'
 

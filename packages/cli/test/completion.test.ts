@@ -9,8 +9,8 @@ import { spawnSync } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { spawnTracked } from '@quire/testing/processes'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawnTracked } from '../../../tooling/vitest/processes.ts'
 import { completionScript, completionShells } from '../src/commands/completion.ts'
 import { commands } from '../src/registry/commands.ts'
 import { globalFlags } from '../src/registry/globals.ts'
@@ -58,7 +58,7 @@ function need(shell: 'bash' | 'zsh' | 'fish'): void {
     )
 }
 
-/** Runs a shell in `work` to its end (one wait: tooling/vitest/waits.ts) and returns its output. */
+/** Runs a shell in `work` to its end (one wait: packages/testing/src/waits.ts) and returns its output. */
 async function run(command: string, args: readonly string[]): Promise<string> {
   const child = spawnTracked(command, args, { cwd: work, env, stdio: ['pipe', 'pipe', 'pipe'] })
   const done = await finish(child)

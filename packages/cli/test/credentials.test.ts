@@ -7,9 +7,9 @@
  */
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { settleAll } from '@quire/testing/processes'
+import { timeoutFor } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { settleAll } from '../../../tooling/vitest/processes.ts'
-import { timeoutFor } from '../../../tooling/vitest/waits.ts'
 import { AT_ONCE_MS, commandsTimeout, type Finished, type Quire, startQuire } from './quire-process.ts'
 import { type SecretService, startSecretService } from './secret-service.ts'
 

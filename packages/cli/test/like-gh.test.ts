@@ -6,8 +6,8 @@
  */
 import { chmod, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { timeoutFor, until } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import { ansi, plain, runOnTerminal } from './pty.ts'
 import { cliEntry, commandsTimeout, type Finished, type Quire, startQuire } from './quire-process.ts'
 

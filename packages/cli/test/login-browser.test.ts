@@ -8,11 +8,11 @@
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { launchChromium } from '@quire/testing/chromium'
+import { settleAll, spawnTracked, watch } from '@quire/testing/processes'
+import { timeoutFor, untilLine } from '@quire/testing/waits'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium } from '../../../tooling/vitest/chromium.ts'
-import { settleAll, spawnTracked, watch } from '../../../tooling/vitest/processes.ts'
-import { timeoutFor, untilLine } from '../../../tooling/vitest/waits.ts'
 import { cliEntry, commandsTimeout, type Finished, finish, type Quire, startQuire } from './quire-process.ts'
 import { type SecretService, startSecretService } from './secret-service.ts'
 

@@ -9,10 +9,10 @@ import { delimiter, join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { runDirVariable } from '@quire/testing/process-records'
+import { trackGroup } from '@quire/testing/processes'
+import { tail, timeoutFor, waitBudgetMs } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runDirVariable } from '../../../tooling/vitest/process-records.ts'
-import { trackGroup } from '../../../tooling/vitest/processes.ts'
-import { tail, timeoutFor, waitBudgetMs } from '../../../tooling/vitest/waits.ts'
 import { cliEntry, commandsTimeout, type Quire, startQuire } from './quire-process.ts'
 
 let quire: Quire
@@ -30,7 +30,7 @@ afterAll(async () => {
   await quire?.stop()
 }, timeoutFor(1))
 
-/** Each request waits for the server's answer as long as a wait for a process may (tooling/vitest/waits.ts). */
+/** Each request waits for the server's answer as long as a wait for a process may (packages/testing/src/waits.ts). */
 const answered = { timeout: waitBudgetMs }
 
 /** `setsid` (Linux) makes the server the leader of a process group of its own, which the test tooling can track and kill. */
@@ -42,7 +42,7 @@ const setsid = process.env.PATH?.split(delimiter)
  * Starts `quire mcp` as a host would (the transport spawns it, the SDK's default environment plus
  * the CLI's private one) and connects. Whatever way the test ends, the server goes: afterAll closes
  * the client, a server whose input ends exits, and its process group is tracked
- * (tooling/vitest/processes.ts) when `setsid` gives it one.
+ * (packages/testing/src/processes.ts) when `setsid` gives it one.
  */
 async function connect(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
   const node = [process.execPath, '--conditions=source', cliEntry, 'mcp']

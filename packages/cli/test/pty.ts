@@ -1,4 +1,4 @@
-import { spawnTracked } from '../../../tooling/vitest/processes.ts'
+import { spawnTracked } from '@quire/testing/processes'
 import { cliEntry, type Finished, finish } from './quire-process.ts'
 
 /**

@@ -17,15 +17,15 @@ const adminScript = join(repo, 'apps/api/src/admin.ts')
 export const cliEntry =
   process.env.QUIRE_TEST_CLI === 'built' ? join(repo, 'packages/cli/dist/bin.js') : join(repo, 'packages/cli/src/bin.ts')
 
-import { freePort } from '../../../tooling/vitest/free-port.ts'
-import { spawnNode } from '../../../tooling/vitest/node-process.ts'
-import { type Finished, finish, spawnTracked } from '../../../tooling/vitest/processes.ts'
-import { atOnceMs, timeoutFor, untilHealthy } from '../../../tooling/vitest/waits.ts'
+import { freePort } from '@quire/testing/free-port'
+import { spawnNode } from '@quire/testing/node-process'
+import { type Finished, finish, spawnTracked } from '@quire/testing/processes'
+import { atOnceMs, timeoutFor, untilHealthy } from '@quire/testing/waits'
 
 export { type Finished, finish, freePort }
 
 /**
- * What "at once" means for a whole CLI process (tooling/vitest/waits.ts): far below every wait it
+ * What "at once" means for a whole CLI process (packages/testing/src/waits.ts): far below every wait it
  * must not start (a browser sign-in waits minutes for its person, D-Bus 25 s for a store that does
  * not answer, a request its time limit), and above what a loaded 2-core machine takes to start Node
  * and run the command.
@@ -33,7 +33,7 @@ export { type Finished, finish, freePort }
 export const AT_ONCE_MS = atOnceMs
 
 /**
- * The timeout of a test of the CLI's files (tooling/vitest/waits.ts): it runs a command (`quire`,
+ * The timeout of a test of the CLI's files (packages/testing/src/waits.ts): it runs a command (`quire`,
  * `secret-tool`, a shell) at most fifteen times, each run a wait for its end.
  */
 export const commandsTimeout = timeoutFor(15)
@@ -44,9 +44,9 @@ function baseEnv(): Record<string, string> {
 }
 
 /**
- * Runs a Node script to its end (one wait: tooling/vitest/waits.ts), with `stdin` as its standard
+ * Runs a Node script to its end (one wait: packages/testing/src/waits.ts), with `stdin` as its standard
  * input (closed when absent); in a process group of its own that cannot outlive the test
- * (tooling/vitest/processes.ts).
+ * (packages/testing/src/processes.ts).
  */
 export function runNode(
   args: readonly string[],

@@ -2,8 +2,8 @@ import { type ChildProcess, spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { processAlive, signalGroup, spawnTracked, watch } from '../../../tooling/vitest/processes.ts'
-import { until, untilExit, untilLine, waitBudgetMs } from '../../../tooling/vitest/waits.ts'
+import { processAlive, signalGroup, spawnTracked, watch } from '@quire/testing/processes'
+import { until, untilExit, untilLine, waitBudgetMs } from '@quire/testing/waits'
 import { type Finished, finish } from './quire-process.ts'
 
 /**
@@ -12,7 +12,7 @@ import { type Finished, finish } from './quire-process.ts'
  * unlocked with a password, its keyring files in a temporary directory. The session stays up for
  * the whole test file; each `quire` process joins it through `DBUS_SESSION_BUS_ADDRESS`, as a
  * process of a desktop session would. Stopping it ends the bus and the daemon with it: the session
- * leads a process group (tooling/vitest/processes.ts) that the daemon stays in, so that nothing of
+ * leads a process group (packages/testing/src/processes.ts) that the daemon stays in, so that nothing of
  * it outlives the test file even when its set-up fails.
  */
 export interface SecretService {
@@ -38,7 +38,7 @@ export function assertSecretServiceTools(): void {
 }
 
 // The shell in the session: unlock (which starts the daemon), wait until the daemon owns its bus
-// name (for most of a wait's budget, tooling/vitest/waits.ts: then it says so before the test's wait
+// name (for most of a wait's budget, packages/testing/src/waits.ts: then it says so before the test's wait
 // for its line gives up), say where the bus is and which process serves it, then hold the session
 // open until standard input closes.
 const daemonBudgetS = Math.floor(waitBudgetMs / 1000) - 10

@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { threadCpuMs } from '@quire/testing/cpu-time'
 import { applyPatch, diffLines, parsePatch } from 'diff'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { threadCpuMs } from '../../../tooling/vitest/cpu-time.ts'
 import { unifiedDiff } from '../src/diff/unified-diff.ts'
 
 interface Line {
@@ -327,7 +327,7 @@ describe('unifiedDiff bounds (denial-of-service guard)', () => {
   for (const [name, build] of cases) {
     it(`${name}: takes under 2 s of CPU with a correct patch`, () => {
       const [from, to] = build()
-      // What the diff costs, whatever else the machine runs (tooling/vitest/cpu-time.ts).
+      // What the diff costs, whatever else the machine runs (packages/testing/src/cpu-time.ts).
       const start = threadCpuMs()
       const result = unifiedDiff(from, to)
       const spent = threadCpuMs() - start

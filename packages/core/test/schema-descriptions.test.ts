@@ -1,5 +1,5 @@
+import { type SchemaRoot, undescribedFields } from '@quire/testing/schema-descriptions'
 import { describe, expect, it } from 'vitest'
-import { type SchemaRoot, undescribedFields } from '../../../tooling/vitest/schema-descriptions.ts'
 import { operationIds, operations, Problem } from '../src/contract/index.ts'
 
 /**

@@ -1,8 +1,8 @@
 import { type OperationSpec, operations, scopesOf } from '@quire/core'
+import { undescribedFields } from '@quire/testing/schema-descriptions'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
-import { undescribedFields } from '../../../tooling/vitest/schema-descriptions.ts'
 import { compiledTools, inputSchemaOf, tools } from '../src/index.ts'
 
 /** The spec's MCP table (SPEC.md "MCP"), with the catch-up tool of issue 18: tool names and input fields, in order. */

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { CredentialGuard, IdempotencyDraft } from '@quire/core'
+import { testEngine } from '@quire/testing/test-database'
+import { timeoutFor, until } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
-import { timeoutFor, until } from '../../../tooling/vitest/waits.ts'
 import type { RawQuery } from '../src/database.ts'
 import { accountStore } from '../src/stores/accounts.ts'
 import { credentialStore } from '../src/stores/credentials.ts'
@@ -287,7 +287,7 @@ describe(`credential use (${testEngine})`, () => {
     return { store: credentialStore(db, handle.query, { touchEntries: 2 }), queries: () => queries }
   }
 
-  /** Waits until `n` UPDATEs were answered (tooling/vitest/waits.ts): not one more. */
+  /** Waits until `n` UPDATEs were answered (packages/testing/src/waits.ts): not one more. */
   async function untilAnswered(count: () => number, n: number, what: string): Promise<void> {
     await until(
       () => `${what}: ${n} UPDATEs answered (${count()} so far)`,

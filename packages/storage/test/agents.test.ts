@@ -11,9 +11,9 @@ import {
   type Scope,
   sha256Hex,
 } from '@quire/core'
+import { testEngine } from '@quire/testing/test-database'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import { auditFrom } from '../src/audit.ts'
 import { withClauses } from '../src/stores/writes.ts'
 import type { TestDatabase } from '../src/testing.ts'

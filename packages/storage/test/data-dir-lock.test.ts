@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { signalGroup, spawnTracked, watch } from '@quire/testing/processes'
+import { timeoutFor, until, untilLine } from '@quire/testing/waits'
 import { afterEach, describe, expect, it } from 'vitest'
-import { signalGroup, spawnTracked, watch } from '../../../tooling/vitest/processes.ts'
-import { timeoutFor, until, untilLine } from '../../../tooling/vitest/waits.ts'
 import { DatabaseInUseError, lockDataDir } from '../src/data-dir-lock.ts'
 
 const dirs: string[] = []

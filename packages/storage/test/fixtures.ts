@@ -9,9 +9,9 @@ import {
   sha256Hex,
   systemClock,
 } from '@quire/core'
+import { testDatabase } from '@quire/testing/test-database'
+import { until } from '@quire/testing/waits'
 import { sql } from 'kysely'
-import { testDatabase } from '../../../tooling/vitest/test-database.ts'
-import { until } from '../../../tooling/vitest/waits.ts'
 import { createStores } from '../src/index.ts'
 import type { TestDatabase } from '../src/testing.ts'
 

@@ -1,5 +1,5 @@
+import { testDatabase, testEngine } from '@quire/testing/test-database'
 import { describe, expect, it } from 'vitest'
-import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
 import { openDatabase } from '../src/database.ts'
 import { migrateToLatest } from '../src/migrations/index.ts'
 

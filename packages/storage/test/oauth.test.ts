@@ -1,8 +1,8 @@
 import type { AuthorizationCodeRecord, GrantAudit, OAuthClientRecord, PresentedCode, RotateOutcome, TokenPairDraft } from '@quire/core'
+import { testEngine } from '@quire/testing/test-database'
+import { timeoutFor } from '@quire/testing/waits'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
-import { timeoutFor } from '../../../tooling/vitest/waits.ts'
 import type { TestDatabase } from '../src/testing.ts'
 import { type Deps, event, ids, openStores, type SeededUser, seedUser, untilBlocked } from './fixtures.ts'
 

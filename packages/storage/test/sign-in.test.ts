@@ -1,7 +1,7 @@
 import { type AuditAction, type OidcIdentity, type ResolveOidcUserCommand, usernameCandidates } from '@quire/core'
+import { testEngine } from '@quire/testing/test-database'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import type { TestDatabase } from '../src/testing.ts'
 import { type Deps, event, ids, openStores, seedUser } from './fixtures.ts'
 

@@ -14,11 +14,11 @@ import {
   type VersionRecord,
   type WriteGuard,
 } from '@quire/core'
+import { testDatabase, testEngine } from '@quire/testing/test-database'
 import { Kysely, type LogEvent, PostgresDialect, sql } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
 import { createStores, type Database, queryThrough } from '../src/index.ts'
 import { callerReadStatement } from '../src/stores/version-reads.ts'
 import type { TestDatabase } from '../src/testing.ts'

@@ -1,6 +1,6 @@
 import type { CredentialGuard, IdempotencyDraft } from '@quire/core'
+import { testEngine } from '@quire/testing/test-database'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testEngine } from '../../../tooling/vitest/test-database.ts'
 import { createStores } from '../src/index.ts'
 import type { TestDatabase } from '../src/testing.ts'
 import { type Deps, event, ids, openStores, type SeededUser, seedUser } from './fixtures.ts'

@@ -1,5 +1,5 @@
 /**
- * The guardian of a test run's processes (started by tooling/vitest/process-guard.ts, in a session
+ * The guardian of a test run's processes (started by packages/testing/src/process-guard.ts, in a session
  * of its own): it waits until its standard input closes, which happens when the vitest process
  * ends however it ends (even SIGKILLed), then kills what the run's tests started and is still
  * alive, and removes the run's directory. When the run ended normally, the teardown did all that

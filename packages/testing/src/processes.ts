@@ -5,11 +5,11 @@ import { type Exit, untilExit, type Watched } from './waits.ts'
 /**
  * Every process a test starts, started here: the leader of a process group of its own
  * (`detached: true`), so that stopping it stops whatever it started too, and recorded in the run's
- * directory (tooling/vitest/process-records.ts) until the group is gone. Whatever way a test file
+ * directory (packages/testing/src/process-records.ts) until the group is gone. Whatever way a test file
  * ends, nothing it started outlives it: its own afterAll stops what it started, then the afterAll
- * of tooling/vitest/process-setup.ts kills every group still here; when the worker itself dies
+ * of packages/testing/src/process-setup.ts kills every group still here; when the worker itself dies
  * (killed on a timeout, a crash), the global teardown finds the groups it recorded, kills them and
- * fails the run (tooling/vitest/process-guard.ts).
+ * fails the run (packages/testing/src/process-guard.ts).
  */
 
 export { groupLeadingChildren, killGroup, processAlive }
@@ -90,7 +90,7 @@ export async function settleAll(starts: readonly Promise<unknown>[]): Promise<vo
     )
 }
 
-/** A child as the waits see it (tooling/vitest/waits.ts), with each of its streams. */
+/** A child as the waits see it (packages/testing/src/waits.ts), with each of its streams. */
 export interface WatchedChild extends Watched {
   /** What it wrote to stdout (the first megabyte): a command's answer, without its messages. */
   stdout(): string
@@ -155,7 +155,7 @@ export interface Finished {
 
 /**
  * Runs a child to its end, feeding it `stdin` (closed when absent). Past its budget (the waits'
- * own, tooling/vitest/waits.ts) its group is SIGKILLed and the wait fails, naming the command and
+ * own, packages/testing/src/waits.ts) its group is SIGKILLed and the wait fails, naming the command and
  * showing the end of its output.
  */
 export async function finish(child: ChildProcess, options: { stdin?: string; budgetMs?: number } = {}): Promise<Finished> {

@@ -1,6 +1,6 @@
 /**
  * No test leaves a process behind, however it ends: a child vitest, wired as this repository's
- * (tooling/test/fixtures/processes), runs a test file that starts a server (itself with a child)
+ * (packages/testing/test/fixtures/processes), runs a test file that starts a server (itself with a child)
  * through the helpers and then forgets it, or dies, or also starts a process of its own in a new
  * session. Once that run is over, none of those processes may be alive; a run that left any
  * behind must fail, naming them.
@@ -10,8 +10,8 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { finish, spawnTracked, watch } from '../vitest/processes.ts'
-import { timeoutFor, waitBudgetMs } from '../vitest/waits.ts'
+import { finish, spawnTracked, watch } from '../src/processes.ts'
+import { timeoutFor, waitBudgetMs } from '../src/waits.ts'
 
 const fixtures = join(import.meta.dirname, 'fixtures/processes')
 const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs')

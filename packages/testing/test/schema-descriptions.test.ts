@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { undescribedFields } from '../vitest/schema-descriptions.ts'
+import { undescribedFields } from '../src/schema-descriptions.ts'
 
 describe('undescribedFields', () => {
   it('finds a field without a description in nested objects, array items and union members', () => {

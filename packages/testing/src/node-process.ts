@@ -6,7 +6,7 @@ import { type Exit, untilExit, waitBudgetMs } from './waits.ts'
  * `node <script>` for a deployed folder: `source: false`), exactly
  * as an operator starts it, with an environment built from scratch (nothing of the test run's own
  * environment, a developer's DATABASE_URL say, leaks in), its output kept for failure messages.
- * It leads a process group of its own (tooling/vitest/processes.ts): stopping it stops everything
+ * It leads a process group of its own (packages/testing/src/processes.ts): stopping it stops everything
  * it started, and it cannot outlive the test run.
  */
 export interface NodeProcess extends WatchedChild {
@@ -14,7 +14,7 @@ export interface NodeProcess extends WatchedChild {
   /** SIGKILL (to its whole group): no shutdown code runs. Resolves, with how it ended, once the process is gone. */
   kill(): Promise<Exit>
   /**
-   * SIGTERM (a graceful shutdown; to its whole group), and a wait for its exit (tooling/vitest/waits.ts):
+   * SIGTERM (a graceful shutdown; to its whole group), and a wait for its exit (packages/testing/src/waits.ts):
    * resolves with how it ended. Past `graceMs` (by default a wait's budget) the group is
    * SIGKILLed and the wait fails, naming the process and showing the end of its output.
    */

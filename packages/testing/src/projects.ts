@@ -2,8 +2,11 @@ import { join } from 'node:path'
 import type { TestProjectInlineConfiguration } from 'vitest/config'
 
 const include = ['src/**/*.test.ts', 'test/**/*.test.ts']
-// In every test file: kill what it started and did not stop (tooling/vitest/processes.ts).
+// In every test file: kill what it started and did not stop (processes.ts).
 const setupFiles = [join(import.meta.dirname, 'process-setup.ts')]
+
+/** The run's global setup (global-setup.ts): the test databases and the guard of the processes. */
+export const globalSetup = join(import.meta.dirname, 'global-setup.ts')
 
 /** A project of plain unit tests. */
 export function unitProject(name: string, root: string): TestProjectInlineConfiguration {

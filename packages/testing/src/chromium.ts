@@ -10,11 +10,11 @@ const chromiumPath = '/usr/bin/chromium'
  * Headless Chromium from the system (Debian's package; tooling/scripts/test-prerequisites.sh, which
  * the README's test line runs, installs it), with the flags this machine needs. Never a downloaded
  * build. Shared by every browser test. Playwright starts it as the leader of a process group of its
- * own (`detached`), in this worker's environment, which names the run (tooling/vitest/processes.ts);
+ * own (`detached`), in this worker's environment, which names the run (packages/testing/src/processes.ts);
  * that group is tracked like every process a test starts, so a browser a test fails to close
  * cannot outlive it.
  *
- * Every step of the browser may take as long as a wait for a process (tooling/vitest/waits.ts): its
+ * Every step of the browser may take as long as a wait for a process (packages/testing/src/waits.ts): its
  * start, and each navigation and action in its contexts (their default timeouts, not Playwright's
  * 30 s). A step that gives up says what it awaited: Playwright's error names the step, the time it
  * waited and its call log (the URL and the load state, the locator and what it was waiting for).

@@ -9,7 +9,7 @@ const guardianScript = join(import.meta.dirname, 'process-guardian.ts')
 
 /**
  * For the global setup: a directory for the run's process records, named to the workers through
- * the environment they inherit (tooling/vitest/processes.ts), and a guardian process that kills
+ * the environment they inherit (packages/testing/src/processes.ts), and a guardian process that kills
  * what is left if this process dies without a teardown. The returned teardown kills every process
  * the run's tests started that is still alive, and then throws, naming them: a test must stop what
  * it starts, so a leftover fails the run.
@@ -32,7 +32,7 @@ export async function guardProcesses(): Promise<() => Promise<void>> {
     await rm(dir, { recursive: true, force: true })
     if (left.length > 0) {
       throw new Error(
-        `${left.length} process(es) started by the tests were still running after the test files ended (killed now; a test must stop what it starts, see tooling/vitest/processes.ts):\n${left
+        `${left.length} process(es) started by the tests were still running after the test files ended (killed now; a test must stop what it starts, see packages/testing/src/processes.ts):\n${left
           .map((p) => `  pid ${p.pid} (group ${p.pgid}): ${p.command}`)
           .join('\n')}`,
       )
@@ -40,7 +40,7 @@ export async function guardProcesses(): Promise<() => Promise<void>> {
   }
 }
 
-/** As a global setup on its own (the fixtures of tooling/test/processes.test.ts). */
+/** As a global setup on its own (the fixtures of packages/testing/test/processes.test.ts). */
 export async function setup(): Promise<() => Promise<void>> {
   return guardProcesses()
 }

@@ -9,7 +9,7 @@ import { guardProcesses } from './process-guard.ts'
 /**
  * Once per `vitest run`: a migrated PGlite snapshot and a migrated PostgreSQL template database,
  * so that each test file gets a fresh database cheaply. Everything is removed afterwards. And the
- * guard of the processes the tests start (tooling/vitest/process-guard.ts): at the end, any still
+ * guard of the processes the tests start (packages/testing/src/process-guard.ts): at the end, any still
  * running is killed (before the databases are dropped) and fails the run.
  */
 export async function setup(project: TestProject) {

@@ -1,16 +1,16 @@
 /**
- * The waits for a process (tooling/vitest/waits.ts): each returns on the process's own signal, and
+ * The waits for a process (packages/testing/src/waits.ts): each returns on the process's own signal, and
  * one that gives up says what it awaited, the process's command, how long it waited and the end of
  * the process's output; a run that gives up leaves no process behind.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { killAllNodeProcesses, spawnProcess } from '../vitest/node-process.ts'
-import { finish, processAlive, spawnTracked } from '../vitest/processes.ts'
-import { timeoutFor, untilExit, untilLine } from '../vitest/waits.ts'
+import { killAllNodeProcesses, spawnProcess } from '../src/node-process.ts'
+import { finish, processAlive, spawnTracked } from '../src/processes.ts'
+import { timeoutFor, untilExit, untilLine } from '../src/waits.ts'
 
 afterAll(() => killAllNodeProcesses())
 
-/** `node -e script` with a handle (tooling/vitest/node-process.ts). */
+/** `node -e script` with a handle (packages/testing/src/node-process.ts). */
 const node = (script: string) => spawnProcess(process.execPath, ['-e', script], {})
 
 /** A script that prints `lines` lines, then `then`. */

@@ -142,6 +142,7 @@ export type {
   RedeemClaimOutcome,
   StartClaimCommand,
 } from './ports/agents.ts'
+export type { CoreStores } from './ports/core-stores.ts'
 export type {
   AccessSettingsRecord,
   ApiKeyRecord,

@@ -92,6 +92,7 @@ export {
 } from './domain/principal.ts'
 export { type Failure, fail, ok, type Result } from './domain/result.ts'
 export {
+  checkContentSize,
   defaultLimits,
   type Limits,
   reservedSlugs,
@@ -141,6 +142,7 @@ export type {
   RedeemClaimOutcome,
   StartClaimCommand,
 } from './ports/agents.ts'
+export type { CoreStores } from './ports/core-stores.ts'
 export type {
   AccessSettingsRecord,
   ApiKeyRecord,
@@ -217,7 +219,7 @@ export {
 export { checkArtifactSlug, deleteArtifact, getArtifact, listMyArtifacts, previewArtifactUrl } from './use-cases/artifacts.ts'
 export { listAuditEvents, presentAuditEvent } from './use-cases/audit-events.ts'
 export { browseNamespace, type NamespaceListing, type NamespaceOwner } from './use-cases/browse.ts'
-export { checkContentSize, createArtifact } from './use-cases/create-artifact.ts'
+export { createArtifact } from './use-cases/create-artifact.ts'
 export type { CoreConfig, CoreDeps } from './use-cases/deps.ts'
 export { checkHealth } from './use-cases/health.ts'
 export { idempotencyWindowMs, secretShownOnce, type Written } from './use-cases/idempotency.ts'

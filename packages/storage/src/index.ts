@@ -3,24 +3,7 @@
  * PostgreSQL (production) and PGlite (the embedded default); stores implementing core's ports,
  * each change committed with its audit event in one transaction.
  */
-import type {
-  AccountStore,
-  AdmissionCache,
-  AgentStore,
-  ApiKeyStore,
-  ArtifactStore,
-  AuditPruner,
-  AuditStore,
-  CredentialStore,
-  HealthProbe,
-  IdempotencyStore,
-  InvitationStore,
-  OAuthStore,
-  ProjectStore,
-  ShareLinkStore,
-  SignInStore,
-  WorkspaceStore,
-} from '@quire/core'
+import type { AuditPruner, CoreStores } from '@quire/core'
 import { type Kysely, sql } from 'kysely'
 import type { DatabaseHandle, RawQuery } from './database.ts'
 import type { Database } from './schema.ts'
@@ -47,28 +30,10 @@ export { migrateToLatest } from './migrations/index.ts'
 export { postgresRateLimitStore, type RateLimitCount, type RateLimitStore, type RateLimitStoreClass } from './rate-limit-store.ts'
 export type { Database } from './schema.ts'
 
-/** Every store core's use-cases need, over one database. */
-export interface Stores {
-  readonly credentials: CredentialStore
-  readonly artifacts: ArtifactStore
-  readonly projects: ProjectStore
-  readonly shareLinks: ShareLinkStore
-  readonly audit: AuditStore
-  readonly idempotency: IdempotencyStore
-  readonly admissions: AdmissionCache
-  readonly accounts: AccountStore
-  readonly apiKeys: ApiKeyStore
-  readonly workspaces: WorkspaceStore
-  readonly invitations: InvitationStore
-  /** People signing in through the OpenID Connect provider, and their browser sessions. */
-  readonly signIn: SignInStore
-  /** The OAuth 2.1 authorization server's clients, codes and tokens. */
-  readonly oauth: OAuthStore
-  /** Agent registrations (the auth.md layer) and their tokens. */
-  readonly agents: AgentStore
+/** Every store core's use-cases need (core's `CoreStores`), and the operator's audit pruner, over one database. */
+export interface Stores extends CoreStores {
   /** Deletes audit events past retention: the operator's and the scheduler's, never a use-case's. */
   readonly auditPruner: AuditPruner
-  readonly health: HealthProbe
 }
 
 /** Memory for what never changes (versions, content by SHA-256), per process. */

@@ -1,5 +1,6 @@
 import type { AvailabilityReason } from '../contract/schemas/common.ts'
 import { SLUG_PATTERN } from '../contract/schemas/common.ts'
+import { fail, ok, type Result } from './result.ts'
 
 const slugRe = new RegExp(SLUG_PATTERN)
 
@@ -100,6 +101,14 @@ export interface Limits {
 }
 
 export const defaultLimits: Limits = { contentBytes: 1024 * 1024 }
+
+/** The content size rule of every new version: its UTF-8 size, or a refusal when over the limit. */
+export function checkContentSize(limits: Limits, content: string): Result<number> {
+  const size = utf8Length(content)
+  const max = limits.contentBytes
+  if (size > max) return fail('payload_too_large', `The content is ${size} bytes; the limit is ${max} bytes per version.`)
+  return ok(size)
+}
 
 const encoder = new TextEncoder()
 

@@ -4,7 +4,7 @@ import { unseen } from '../domain/hidden.ts'
 import type { Caller } from '../domain/principal.ts'
 import type { Failure } from '../domain/result.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
-import { utf8Length } from '../domain/rules.ts'
+import { checkContentSize } from '../domain/rules.ts'
 import { normalizeViewerEmails } from '../domain/sharing-rules.ts'
 import type { ArtifactRecord } from '../ports/records.ts'
 import { authorize } from './access.ts'
@@ -12,14 +12,6 @@ import { admitNamespace, guardOf, workspaceResource } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
 import { idempotencyDraft, planIdempotency, replay, replayAfterRace, type Written } from './idempotency.ts'
 import { presentArtifact } from './present.ts'
-
-/** Refuses content over the configured size. */
-export function checkContentSize(deps: CoreDeps, content: string): Result<number> {
-  const size = utf8Length(content)
-  const max = deps.config.limits.contentBytes
-  if (size > max) return fail('payload_too_large', `The content is ${size} bytes; the limit is ${max} bytes per version.`)
-  return ok(size)
-}
 
 /** Whether a create payload asks for anything but the default access (private, no viewers). */
 function accessIsSet(access: CreateArtifactBody['access']): boolean {
@@ -63,7 +55,7 @@ export async function createArtifact(
   const grant = allowed?.value ?? admitted.value.grant
   const project = ctx.project
   if (project === null) return fail('not_found', unseen.project)
-  const size = checkContentSize(deps, body.content)
+  const size = checkContentSize(deps.config.limits, body.content)
   if (!size.ok) return size
   const viewerEmails = normalizeViewerEmails(body.access.viewerEmails ?? [], '/body/access/viewerEmails')
   if (!viewerEmails.ok) return viewerEmails

@@ -101,7 +101,12 @@ export async function replayAfterRace<T>(
   current?: (stored: T) => Promise<T>,
 ): Promise<Result<Written<T>>> {
   const again = await replay<T>(deps, plan, current)
-  return again ?? fail('idempotency_key_in_use', 'Another request with this Idempotency-Key is in progress; retry shortly.')
+  return again ?? keyInUse()
+}
+
+/** The answer when another request took the Idempotency-Key first and has not stored its answer yet. */
+export function keyInUse<T>(): Result<T> {
+  return fail('idempotency_key_in_use', 'Another request with this Idempotency-Key is in progress; retry shortly.')
 }
 
 /** What a replayed answer says in place of a secret it no longer has. */

@@ -27,6 +27,8 @@ describe('waits for a process', { timeout: timeoutFor(1) }, () => {
 
   it('giving up names what it awaited, the command, how long it waited, and the end of the output', async () => {
     const started = node(printing(60, forever))
+    // All 60 lines first (a loaded machine may take seconds to start node), then a short wait that gives up.
+    await untilLine(started, /^line 60$/)
     const failure = await untilLine(started, /^ready$/, 500).catch((error: Error) => error)
     expect(failure).toBeInstanceOf(Error)
     const message = (failure as Error).message

@@ -3,6 +3,7 @@ import { html, type SafeHtml } from './html.ts'
 import { layout, type Visitor } from './layout.ts'
 import { type OwnerActions, ownerActionLinks } from './owner/actions.ts'
 import { type NoticeKey, noticeBanner } from './owner/notices.ts'
+import { artifactPath } from './paths.ts'
 
 export interface ArtifactView {
   readonly artifact: Artifact
@@ -42,11 +43,6 @@ const typeNames: Record<Artifact['type'], string> = {
   csv: 'CSV',
   mermaid: 'Mermaid (shown as source)',
   svg: 'SVG (shown as source)',
-}
-
-/** The path of an artifact's page, from its names. */
-export function artifactPath(artifact: Pick<Artifact, 'ownerUsername' | 'projectSlug' | 'slug'>): string {
-  return `/${encodeURIComponent(artifact.ownerUsername)}/${encodeURIComponent(artifact.projectSlug)}/${encodeURIComponent(artifact.slug)}`
 }
 
 function formatBytes(bytes: number): string {

@@ -1,9 +1,9 @@
 import type { NamespaceOwner } from '@quire/core'
 import type { Artifact, Project, Workspace } from '@quire/core/contract'
-import { artifactPath } from './artifact.ts'
 import { html, type SafeHtml } from './html.ts'
 import { layout, type Visitor } from './layout.ts'
 import { type NoticeKey, noticeBanner } from './owner/notices.ts'
+import { artifactPath } from './paths.ts'
 
 /** A page of a listing as the page shows it: its items and where the next page starts. */
 export interface Listing<T> {

@@ -1,8 +1,8 @@
 import type { Artifact, VersionDiff } from '@quire/core/contract'
-import { artifactPath } from './artifact.ts'
-import { artifactCrumbs, compareForm } from './history.ts'
+import { compareForm } from './history.ts'
 import { html, type SafeHtml } from './html.ts'
 import { layout, type Visitor } from './layout.ts'
+import { artifactCrumbs, artifactPath } from './paths.ts'
 
 /** One row of a rendered diff: a line on either side or both, or the end-of-file note. */
 export interface DiffLine {

@@ -1,8 +1,8 @@
 import type { Artifact, Version } from '@quire/core/contract'
-import { artifactPath } from './artifact.ts'
 import { html, type SafeHtml } from './html.ts'
 import { layout, type Visitor } from './layout.ts'
 import { type OwnerActions, ownerActionLinks, restoreForm } from './owner/actions.ts'
+import { artifactCrumbs, artifactPath } from './paths.ts'
 
 export interface HistoryView {
   readonly artifact: Artifact
@@ -36,12 +36,6 @@ export function formatBytes(bytes: number): string {
 /** A timestamp as a `<time>`: machine-readable in the attribute, a short UTC date and time to read. */
 export function timeTag(iso: string): SafeHtml {
   return html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>`
-}
-
-/** The crumbs over every page of an artifact: owner / project / the artifact itself. */
-export function artifactCrumbs(artifact: Artifact): SafeHtml {
-  const owner = `/${encodeURIComponent(artifact.ownerUsername)}`
-  return html`<p class="crumbs"><a href="${owner}">${artifact.ownerUsername}</a> / <a href="${owner}/${encodeURIComponent(artifact.projectSlug)}">${artifact.projectSlug}</a> / <a href="${artifactPath(artifact)}">${artifact.title}</a></p>`
 }
 
 /**

@@ -5,7 +5,6 @@ import { operate } from '../operate.ts'
 import { projectPath } from '../pages/browse.ts'
 import { deletePage } from '../pages/owner/delete.ts'
 import { noticeOf, withNotice } from '../pages/owner/notices.ts'
-import { ownerPaths } from '../pages/owner/parts.ts'
 import {
   type AccessForm,
   accessFormOf,
@@ -16,6 +15,7 @@ import {
   type SettingsView,
   settingsPage,
 } from '../pages/owner/settings.ts'
+import { ownerPaths } from '../pages/paths.ts'
 import { sendFailure } from '../plugins/problem.ts'
 import type { PathRequest } from './artifact-http.ts'
 import { fieldErrorsOf, formOf, type Permitted, permitted, refuseAction, sendFormPage } from './owner-permissions.ts'

@@ -1,7 +1,8 @@
 import type { ArtifactPermissions } from '@quire/core'
 import type { Artifact, Version } from '@quire/core/contract'
 import { html, type SafeHtml } from '../html.ts'
-import { csrfInput, ownerPaths } from './parts.ts'
+import { ownerPaths } from '../paths.ts'
+import { csrfInput } from './parts.ts'
 
 /** Which of an owner's controls a page shows: each one only to someone its operation would let through. */
 export interface OwnerActions {

@@ -1,7 +1,8 @@
 import type { Artifact } from '@quire/core/contract'
 import { html } from '../html.ts'
 import { layout, type Visitor } from '../layout.ts'
-import { csrfInput, errorSummary, type FieldErrors, fieldError, invalidAttributes, ownerHead, ownerPaths } from './parts.ts'
+import { ownerPaths } from '../paths.ts'
+import { csrfInput, errorSummary, type FieldErrors, fieldError, invalidAttributes, ownerHead } from './parts.ts'
 
 export interface DeleteView {
   readonly artifact: Artifact

@@ -2,7 +2,8 @@ import type { Artifact, VersionDiff } from '@quire/core/contract'
 import { diffStat, diffTable, parseUnifiedDiff } from '../diff.ts'
 import { html, type SafeHtml } from '../html.ts'
 import { layout, type Visitor } from '../layout.ts'
-import { csrfInput, errorSummary, type FieldErrors, fieldError, invalidAttributes, ownerHead, ownerPaths } from './parts.ts'
+import { ownerPaths } from '../paths.ts'
+import { csrfInput, errorSummary, type FieldErrors, fieldError, invalidAttributes, ownerHead } from './parts.ts'
 
 /** Diff lines a conflict shows at most; the diff page has the rest. */
 const CONFLICT_LINE_LIMIT = 2_000

@@ -1,8 +1,7 @@
 import type { Artifact } from '@quire/core/contract'
 import { csrfField } from '../../plugins/csrf.ts'
-import { artifactPath } from '../artifact.ts'
-import { artifactCrumbs } from '../history.ts'
 import { html, type SafeHtml } from '../html.ts'
+import { artifactCrumbs } from '../paths.ts'
 
 /** What is wrong with a form, by field name (`content`, `viewerEmails`…), in words for a person. */
 export type FieldErrors = Readonly<Record<string, string>>
@@ -54,21 +53,4 @@ export function ownerHead(artifact: Artifact, heading: string, lede: SafeHtml | 
   <h1>${heading}</h1>
   ${lede === null ? null : html`<p class="lede">${lede}</p>`}
 </header>`
-}
-
-/** The paths of an artifact's owner pages and forms. */
-export function ownerPaths(artifact: Pick<Artifact, 'ownerUsername' | 'projectSlug' | 'slug'>) {
-  const base = artifactPath(artifact)
-  return {
-    artifact: base,
-    history: `${base}/history`,
-    edit: `${base}/edit`,
-    restore: `${base}/restore`,
-    delete: `${base}/delete`,
-    settings: `${base}/settings`,
-    audit: `${base}/audit`,
-    access: `${base}/settings/access`,
-    shareLinks: `${base}/settings/share-links`,
-    revoke: (shareLinkId: string) => `${base}/settings/share-links/${encodeURIComponent(shareLinkId)}/revoke`,
-  }
 }

@@ -2,8 +2,9 @@ import type { Artifact, ArtifactAccessSettings, ShareLink } from '@quire/core/co
 import { timeTag } from '../history.ts'
 import { html, type SafeHtml } from '../html.ts'
 import { layout, type Visitor } from '../layout.ts'
+import { ownerPaths } from '../paths.ts'
 import { type NoticeKey, noticeBanner } from './notices.ts'
-import { csrfInput, errorSummary, type FieldErrors, fieldError, invalidAttributes, ownerHead, ownerPaths } from './parts.ts'
+import { csrfInput, errorSummary, type FieldErrors, fieldError, invalidAttributes, ownerHead } from './parts.ts'
 
 /** How long a new link lives, as the create form offers it (the API takes any time up to a year ahead). */
 export const linkLifetimes = {

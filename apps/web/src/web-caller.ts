@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Caller } from '@quire/core'
 import type { FastifyRequest } from 'fastify'
 import type { Visitor } from './pages/layout.ts'
-import type { WebSession } from './plugins/sessions.ts'
+import type { WebSession } from './web-session.ts'
 
 /**
  * The caller a page acts as: the signed-in person's session (the same principal the API would

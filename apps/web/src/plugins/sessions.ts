@@ -1,28 +1,12 @@
 import { createHmac } from 'node:crypto'
 import cookie from '@fastify/cookie'
-import { type Principal, type PrincipalUser, sessionPrincipal } from '@quire/core'
+import { sessionPrincipal } from '@quire/core'
 import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { csrfField, csrfHeader, csrfTokens } from './csrf.ts'
 import { sendFailure } from './problem.ts'
 
-/** The signed-in person behind a request's session cookie. */
-export interface WebSession {
-  /** As the use-cases take it (kind `session`, all of the user's rights). */
-  readonly principal: Principal
-  readonly user: PrincipalUser
-  readonly credentialId: string
-  /** The cookie's secret, to end the session with. */
-  readonly secret: string
-  /** What this session's forms must send back (`_csrf`) with every unsafe request. */
-  readonly csrfToken: string
-}
-
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set on routes that take sessions (all but those with `config: { session: false }`). */
-    session: WebSession | null
-  }
   interface FastifyContextConfig {
     /** `false`: the route never looks at the session cookie (and so needs no CSRF token). */
     session?: boolean

@@ -3,7 +3,7 @@ import { type ErrorCode, errorCodes, type Failure } from '@quire/core'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FormState } from '../../pages/account/forms.ts'
 import { sendFailure } from '../../plugins/problem.ts'
-import type { WebSession } from '../../plugins/sessions.ts'
+import type { WebSession } from '../../web-session.ts'
 
 /**
  * What the account routes share: sign-in required, pages that are never cached, reading forms

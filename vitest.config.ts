@@ -20,6 +20,7 @@ export default defineConfig({
       unitProject('agent-auth', 'packages/agent-auth'),
       unitProject('client', 'packages/client'),
       unitProject('mcp', 'packages/mcp'),
+      unitProject('render', 'packages/render'),
       ...databaseProjects('storage', 'packages/storage'),
       ...databaseProjects('api', 'apps/api'),
       ...databaseProjects('web', 'apps/web'),

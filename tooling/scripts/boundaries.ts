@@ -17,6 +17,9 @@ export const allowedDependencies: Record<string, readonly string[]> = {
   '@quire/mcp': ['@quire/core', '@quire/authz', '@quire/client'],
   // The server runtime both apps run on (private): the composition root wires the stores.
   '@quire/server': ['@quire/core', '@quire/authz', '@quire/storage', '@quire/agent-auth'],
+  // The web app as packages (private), bottom to top: the renderer, the pages, how a request is
+  // taken, sign-in, and the site that composes them; apps/web only configures and starts it.
+  '@quire/render': ['@quire/core'],
 }
 
 /** Files allowed to read process.env: the apps' env.ts and the CLI's config. */

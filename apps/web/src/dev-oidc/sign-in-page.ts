@@ -1,4 +1,4 @@
-import { html } from '../pages/html.ts'
+import { html } from '@quire/render'
 import { layout } from '../pages/layout.ts'
 
 /** The development provider's sign-in form: any email address will do. */

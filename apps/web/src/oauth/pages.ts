@@ -1,5 +1,5 @@
 import { type AuthorizationRefusal, type AuthorizationRequest, type Principal, userOf } from '@quire/core'
-import { html, type SafeHtml } from '../pages/html.ts'
+import { html, type SafeHtml } from '@quire/render'
 
 /** A page of the authorization server: built with `html`, so every value in it is escaped. */
 export interface OAuthPage {

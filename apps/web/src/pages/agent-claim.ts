@@ -1,7 +1,7 @@
 import type { ClaimRegistration } from '@quire/agent-auth'
 import type { Scope } from '@quire/core'
+import { html, type SafeHtml } from '@quire/render'
 import { scopeWords } from '../oauth/pages.ts'
-import { html, type SafeHtml } from './html.ts'
 import { layout, type Visitor } from './layout.ts'
 
 /** What the claim page says, one state per answer. */

@@ -1,5 +1,5 @@
 import type { Artifact } from '@quire/core/contract'
-import { html, type SafeHtml } from './html.ts'
+import { html, type SafeHtml } from '@quire/render'
 import { layout, type Visitor } from './layout.ts'
 import { type OwnerActions, ownerActionLinks } from './owner/actions.ts'
 import { type NoticeKey, noticeBanner } from './owner/notices.ts'

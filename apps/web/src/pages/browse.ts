@@ -1,6 +1,6 @@
 import type { NamespaceOwner } from '@quire/core'
 import type { Artifact, Project, Workspace } from '@quire/core/contract'
-import { html, type SafeHtml } from './html.ts'
+import { html, type SafeHtml } from '@quire/render'
 import { layout, type Visitor } from './layout.ts'
 import { type NoticeKey, noticeBanner } from './owner/notices.ts'
 import { artifactPath } from './paths.ts'

@@ -1,6 +1,6 @@
 import type { Artifact, VersionDiff } from '@quire/core/contract'
+import { html, type SafeHtml } from '@quire/render'
 import { compareForm } from './history.ts'
-import { html, type SafeHtml } from './html.ts'
 import { layout, type Visitor } from './layout.ts'
 import { artifactCrumbs, artifactPath } from './paths.ts'
 

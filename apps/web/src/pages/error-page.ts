@@ -1,4 +1,4 @@
-import { html } from './html.ts'
+import { html } from '@quire/render'
 import { layout, type Visitor } from './layout.ts'
 
 export interface ErrorPage {

@@ -1,5 +1,5 @@
 import type { Artifact, Version } from '@quire/core/contract'
-import { html, type SafeHtml } from './html.ts'
+import { html, type SafeHtml } from '@quire/render'
 import { layout, type Visitor } from './layout.ts'
 import { type OwnerActions, ownerActionLinks, restoreForm } from './owner/actions.ts'
 import { artifactCrumbs, artifactPath } from './paths.ts'

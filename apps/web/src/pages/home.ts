@@ -1,6 +1,6 @@
 import type { PrincipalUser } from '@quire/core'
+import { html } from '@quire/render'
 import { type DashboardView, dashboard } from './browse.ts'
-import { html } from './html.ts'
 import { layout } from './layout.ts'
 
 /** The front page for someone signed out: what Quire is, and the way in. */

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from './html.ts'
+import { html, type SafeHtml } from '@quire/render'
 import { stylesheetPath } from './stylesheet.ts'
 
 /** Who is signed in, as the header shows them; null when signed out. */

@@ -1,5 +1,5 @@
 import type { Artifact } from '@quire/core/contract'
-import { html, type SafeHtml } from './html.ts'
+import { html, type SafeHtml } from '@quire/render'
 
 /**
  * Where an artifact's pages are: the path of its page, the paths of its owner's pages and forms,

@@ -1,7 +1,7 @@
 import type { Agent } from '@quire/core/contract'
+import { html, type SafeHtml } from '@quire/render'
 import { type Listing, pager } from '../browse.ts'
 import { timeTag } from '../history.ts'
-import { html, type SafeHtml } from '../html.ts'
 import type { Visitor } from '../layout.ts'
 import { hiddenFields } from './forms.ts'
 import { type NoticeKey, settingsPage } from './frame.ts'

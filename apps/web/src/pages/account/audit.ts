@@ -1,7 +1,7 @@
 import type { AuditAction } from '@quire/core'
 import type { Artifact, AuditEvent, Workspace } from '@quire/core/contract'
+import { html, type SafeHtml } from '@quire/render'
 import { actorKinds, timeTag } from '../history.ts'
-import { html, type SafeHtml } from '../html.ts'
 import { layout, type Visitor } from '../layout.ts'
 import { artifactCrumbs } from '../paths.ts'
 import { settingsPage } from './frame.ts'

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from '@quire/render'
 
 /** What a form shows again after a refusal: the typed values, and what is wrong with each field or the whole. */
 export interface FormState {

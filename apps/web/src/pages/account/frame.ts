@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from '@quire/render'
 import { layout, type Visitor } from '../layout.ts'
 
 /** The sections of the settings pages, in the order the navigation shows them. */

@@ -1,7 +1,7 @@
 import type { Invitation } from '@quire/core/contract'
+import { html } from '@quire/render'
 import { type Listing, pager } from '../browse.ts'
 import { timeTag } from '../history.ts'
-import { html } from '../html.ts'
 import type { Visitor } from '../layout.ts'
 import { hiddenFields } from './forms.ts'
 import { type NoticeKey, settingsPage } from './frame.ts'

@@ -1,6 +1,6 @@
 import type { Profile } from '@quire/core/contract'
+import { html } from '@quire/render'
 import { timeTag } from '../history.ts'
-import { html } from '../html.ts'
 import type { Visitor } from '../layout.ts'
 import { type FormState, formError, hiddenFields, textField } from './forms.ts'
 import { type NoticeKey, settingsPage } from './frame.ts'

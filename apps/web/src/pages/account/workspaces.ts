@@ -1,7 +1,7 @@
 import type { Invitation, Member, Project, Workspace } from '@quire/core/contract'
+import { html, type SafeHtml } from '@quire/render'
 import { type Listing, ownerPath, pager, projectList } from '../browse.ts'
 import { timeTag } from '../history.ts'
-import { html, type SafeHtml } from '../html.ts'
 import type { Visitor } from '../layout.ts'
 import { type FormState, formError, hiddenFields, textField } from './forms.ts'
 import { type NoticeKey, settingsPage } from './frame.ts'

@@ -1,6 +1,6 @@
 import type { ArtifactPermissions } from '@quire/core'
 import type { Artifact, Version } from '@quire/core/contract'
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from '@quire/render'
 import { ownerPaths } from '../paths.ts'
 import { csrfInput } from './parts.ts'
 

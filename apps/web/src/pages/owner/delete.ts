@@ -1,5 +1,5 @@
 import type { Artifact } from '@quire/core/contract'
-import { html } from '../html.ts'
+import { html } from '@quire/render'
 import { layout, type Visitor } from '../layout.ts'
 import { ownerPaths } from '../paths.ts'
 import { csrfInput, errorSummary, type FieldErrors, fieldError, invalidAttributes, ownerHead } from './parts.ts'

@@ -1,6 +1,6 @@
 import type { Artifact, VersionDiff } from '@quire/core/contract'
+import { html, type SafeHtml } from '@quire/render'
 import { diffStat, diffTable, parseUnifiedDiff } from '../diff.ts'
-import { html, type SafeHtml } from '../html.ts'
 import { layout, type Visitor } from '../layout.ts'
 import { ownerPaths } from '../paths.ts'
 import { csrfInput, errorSummary, type FieldErrors, fieldError, invalidAttributes, ownerHead } from './parts.ts'

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.ts'
+import { html, type SafeHtml } from '@quire/render'
 
 /**
  * What a page says after a form succeeded. The redirect names a key (`?notice=saved`), never a

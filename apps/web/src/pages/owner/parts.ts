@@ -1,6 +1,6 @@
 import type { Artifact } from '@quire/core/contract'
+import { html, type SafeHtml } from '@quire/render'
 import { csrfField } from '../../plugins/csrf.ts'
-import { html, type SafeHtml } from '../html.ts'
 import { artifactCrumbs } from '../paths.ts'
 
 /** What is wrong with a form, by field name (`content`, `viewerEmails`…), in words for a person. */

@@ -1,6 +1,6 @@
 import type { Artifact, ArtifactAccessSettings, ShareLink } from '@quire/core/contract'
+import { html, type SafeHtml } from '@quire/render'
 import { timeTag } from '../history.ts'
-import { html, type SafeHtml } from '../html.ts'
 import { layout, type Visitor } from '../layout.ts'
 import { ownerPaths } from '../paths.ts'
 import { type NoticeKey, noticeBanner } from './notices.ts'

@@ -1,9 +1,9 @@
 import { type DefaultTreeAdapterTypes, parse } from 'parse5'
 import { describe, expect, it } from 'vitest'
 import { markdownDocument } from '../../../bench/web/document.ts'
-import { CSV_ROW_LIMIT, HIGHLIGHT_BUDGET, MARKDOWN_HIGHLIGHT_BUDGET, renderArtifact } from '../src/render/index.ts'
-import { renderMarkdown } from '../src/render/markdown.ts'
-import { type SanitizeWay, sanitize, sanitizeDocument, urlAllowed } from '../src/render/sanitize.ts'
+import { CSV_ROW_LIMIT, HIGHLIGHT_BUDGET, MARKDOWN_HIGHLIGHT_BUDGET, renderArtifact } from '../src/index.ts'
+import { renderMarkdown } from '../src/markdown.ts'
+import { type SanitizeWay, sanitize, sanitizeDocument, urlAllowed } from '../src/sanitize.ts'
 import { xssCorpus } from './xss-corpus.ts'
 
 type Element = DefaultTreeAdapterTypes.Element

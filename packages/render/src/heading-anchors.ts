@@ -1,7 +1,7 @@
 import type MarkdownIt from 'markdown-it'
 import type StateCore from 'markdown-it/lib/rules_core/state_core.mjs'
 import type Token from 'markdown-it/lib/token.mjs'
-import { escapeHtml } from '../pages/html.ts'
+import { escapeHtml } from './html.ts'
 
 /** A heading of a rendered document, for a table of contents. */
 export interface Heading {

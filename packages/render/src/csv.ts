@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync'
-import { escapeHtml } from '../pages/html.ts'
+import { escapeHtml } from './html.ts'
 
 /** Rows shown as a table at most: enough to read, few enough that the page stays light. */
 export const CSV_ROW_LIMIT = 5_000

@@ -1,14 +1,10 @@
 import type { ArtifactType } from '@quire/core'
-import { escapeHtml, SafeHtml } from '../pages/html.ts'
 import { csvTable, parseCsv } from './csv.ts'
 import { codeBlock, highlightBudget } from './highlight.ts'
+import { escapeHtml, SafeHtml } from './html.ts'
 import { type Heading, renderMarkdown } from './markdown.ts'
 import { sanitizeDocument } from './sanitize.ts'
 import { firstTextParagraph } from './summary.ts'
-
-export { CSV_ROW_LIMIT } from './csv.ts'
-export { HIGHLIGHT_BUDGET, MARKDOWN_HIGHLIGHT_BUDGET } from './highlight.ts'
-export type { Heading } from './markdown.ts'
 
 export interface ArtifactSource {
   readonly type: ArtifactType

@@ -1,5 +1,5 @@
 import hljs from 'highlight.js/lib/common'
-import { escapeHtml } from '../pages/html.ts'
+import { escapeHtml } from './html.ts'
 
 /**
  * How much of a source file (json, yaml, html, svg) one render highlights at most, in characters.

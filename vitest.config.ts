@@ -21,6 +21,7 @@ export default defineConfig({
       unitProject('client', 'packages/client'),
       unitProject('mcp', 'packages/mcp'),
       unitProject('render', 'packages/render'),
+      unitProject('pages', 'packages/pages'),
       ...databaseProjects('storage', 'packages/storage'),
       ...databaseProjects('api', 'apps/api'),
       ...databaseProjects('web', 'apps/web'),

@@ -20,6 +20,7 @@ export const allowedDependencies: Record<string, readonly string[]> = {
   // The web app as packages (private), bottom to top: the renderer, the pages, how a request is
   // taken, sign-in, and the site that composes them; apps/web only configures and starts it.
   '@quire/render': ['@quire/core'],
+  '@quire/pages': ['@quire/core', '@quire/render', '@quire/agent-auth'],
 }
 
 /** Files allowed to read process.env: the apps' env.ts and the CLI's config. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Caller } from '@quire/core'
+import type { Visitor } from '@quire/pages'
 import type { FastifyRequest } from 'fastify'
-import type { Visitor } from './pages/layout.ts'
 import type { WebSession } from './web-session.ts'
 
 /**

@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http'
+import { devSignInPage, errorPage } from '@quire/pages'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { InteractionResults } from 'oidc-provider'
-import { errorPage } from '../pages/error-page.ts'
 import { type DevProvider, devProviderPath, unverifiedPrefix } from './provider.ts'
-import { devSignInPage } from './sign-in-page.ts'
 
 /** Loose on purpose: a development form, checked by the provider's consumer (Quire) anyway. */
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/

@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { webPaths } from '@quire/core'
+import { errorPage } from '@quire/pages'
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
 import { devProviderInProduction } from '../env.ts'
-import { errorPage } from '../pages/error-page.ts'
 import { memoryAdapter } from './memory-adapter.ts'
 
 /** Where the development provider lives inside the web app (a reserved name: no owner can take it). */

@@ -11,10 +11,10 @@ import {
   registerOAuthClient,
   revokeOAuthToken,
 } from '@quire/core'
+import { consentPage, type OAuthPage, refusalPage } from '@quire/pages'
 import type { Discovery } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { webRateLimits } from '../plugins/rate-limit.ts'
-import { consentPage, type OAuthPage, refusalPage } from './pages.ts'
 
 /** What the OAuth routes need from the web app around them: who is signed in, CSRF, and page rendering. */
 export interface OAuthWebKit {

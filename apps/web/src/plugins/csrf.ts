@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
+import { csrfField } from '@quire/pages'
 
-/** Form field and header that carry the token. */
-export const csrfField = '_csrf'
+/** Form field (the pages' forms name it) and header that carry the token. */
+export { csrfField }
 export const csrfHeader = 'x-csrf-token'
 
 /**

@@ -1,7 +1,7 @@
 import type { ErrorCode, OAuthErrorCode } from '@quire/core'
+import { errorPage } from '@quire/pages'
 import { failureFromError, httpStatusOf, problemBody, problemMediaType } from '@quire/server'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { errorPage } from '../pages/error-page.ts'
 import { visitorOf } from '../web-caller.ts'
 import { TooManyRequests } from './rate-limit.ts'
 import { IllFormedTextError } from './well-formed-text.ts'

@@ -1,7 +1,7 @@
 import { type AgentReply, normaliseEmail } from '@quire/agent-auth'
+import { type ClaimPage, claimPage, claimPageStatus } from '@quire/pages'
 import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { type ClaimPage, claimPage, claimPageStatus } from '../pages/agent-claim.ts'
 import { addressOf, budget } from '../plugins/rate-limit.ts'
 import { visitorFrom } from '../web-caller.ts'
 

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import type { ContentRead, Failure } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
+import { type ArtifactView, artifactPage } from '@quire/pages'
 import { renderArtifact } from '@quire/render'
 import { applyContentCaching } from '@quire/server'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LRUCache } from 'lru-cache'
-import { type ArtifactView, artifactPage } from '../pages/artifact.ts'
 import { sendFailure } from '../plugins/problem.ts'
 import { contentSecurityPolicy } from '../plugins/security-headers.ts'
 

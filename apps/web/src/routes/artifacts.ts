@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto'
 import { type ArtifactPermissions, type ContentRead, getArtifactPermissions, getContent } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
+import { noticeOf, ownerActionsKey, ownerActionsOf } from '@quire/pages'
 import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { ownerActionsKey, ownerActionsOf } from '../pages/owner/actions.ts'
-import { noticeOf } from '../pages/owner/notices.ts'
 import { visitorOf, webCaller } from '../web-caller.ts'
 import {
   type DocumentPages,

@@ -1,9 +1,7 @@
 import { checkHealth, listMyArtifacts, listMyProjects, listWorkspaces } from '@quire/core'
+import { type DashboardView, signedInHome, signedOutHome, stylesheet, stylesheetPath } from '@quire/pages'
 import type { Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { DashboardView } from '../pages/browse.ts'
-import { signedInHome, signedOutHome } from '../pages/home.ts'
-import { stylesheet, stylesheetPath } from '../pages/stylesheet.ts'
 import { sendProblem } from '../plugins/problem.ts'
 import { webCaller } from '../web-caller.ts'
 

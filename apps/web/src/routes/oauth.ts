@@ -1,8 +1,8 @@
 import { oauthServerConfig } from '@quire/core'
+import { layout } from '@quire/pages'
 import { discoveryDocuments, type Runtime } from '@quire/server'
 import type { FastifyInstance } from 'fastify'
 import { registerOAuthServer } from '../oauth/routes.ts'
-import { layout } from '../pages/layout.ts'
 import { contentSecurityPolicy } from '../plugins/security-headers.ts'
 import type { SessionCookies } from '../plugins/sessions.ts'
 

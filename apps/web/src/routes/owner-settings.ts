@@ -1,21 +1,22 @@
 import type { Failure } from '@quire/core'
-import type { Runtime } from '@quire/server'
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import { operate } from '../operate.ts'
-import { projectPath } from '../pages/browse.ts'
-import { deletePage } from '../pages/owner/delete.ts'
-import { noticeOf, withNotice } from '../pages/owner/notices.ts'
 import {
   type AccessForm,
   accessFormOf,
   createdLinkPage,
+  deletePage,
   type LinkForm,
   type LinkLifetime,
   linkLifetimes,
+  noticeOf,
+  ownerPaths,
+  projectPath,
   type SettingsView,
   settingsPage,
-} from '../pages/owner/settings.ts'
-import { ownerPaths } from '../pages/paths.ts'
+  withNotice,
+} from '@quire/pages'
+import type { Runtime } from '@quire/server'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { operate } from '../operate.ts'
 import { sendFailure } from '../plugins/problem.ts'
 import type { PathRequest } from './artifact-http.ts'
 import { fieldErrorsOf, formOf, type Permitted, permitted, refuseAction, sendFormPage } from './owner-permissions.ts'

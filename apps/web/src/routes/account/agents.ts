@@ -1,9 +1,8 @@
 import { oauthServerConfig } from '@quire/core'
+import { type AgentConnection, agentsPage, noticeKey } from '@quire/pages'
 import type { Runtime } from '@quire/server'
 import type { FastifyInstance } from 'fastify'
 import { operate } from '../../operate.ts'
-import { type AgentConnection, agentsPage } from '../../pages/account/agents.ts'
-import { noticeKey } from '../../pages/account/frame.ts'
 import { visitorFrom } from '../../web-caller.ts'
 import { cursorOf, pageQuery, redirectWithNotice, refuse, sendPage, signedIn, single } from './common.ts'
 

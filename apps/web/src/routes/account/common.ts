@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { type ErrorCode, errorCodes, type Failure } from '@quire/core'
+import type { FormState } from '@quire/pages'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { FormState } from '../../pages/account/forms.ts'
 import { sendFailure } from '../../plugins/problem.ts'
 import type { WebSession } from '../../web-session.ts'
 

@@ -1,10 +1,8 @@
 import type { Scope } from '@quire/core'
+import { createdKeyPage, type FormState, keysPage, noticeKey } from '@quire/pages'
 import { httpStatusOf, type Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'
-import type { FormState } from '../../pages/account/forms.ts'
-import { noticeKey } from '../../pages/account/frame.ts'
-import { createdKeyPage, keysPage } from '../../pages/account/keys.ts'
 import { visitorFrom } from '../../web-caller.ts'
 import {
   cursorOf,

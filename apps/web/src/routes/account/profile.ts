@@ -1,9 +1,7 @@
+import { type FormState, noticeKey, profilePage } from '@quire/pages'
 import { httpStatusOf, type Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'
-import type { FormState } from '../../pages/account/forms.ts'
-import { noticeKey } from '../../pages/account/frame.ts'
-import { profilePage } from '../../pages/account/profile.ts'
 import { visitorFrom } from '../../web-caller.ts'
 import { field, isFormRefusal, redirectWithNotice, refuse, refusedForm, sendPage, signedIn, single } from './common.ts'
 

@@ -1,12 +1,17 @@
 import { ok, type Result, unseen } from '@quire/core'
 import type { Workspace } from '@quire/core/contract'
+import {
+  type FormState,
+  managesWorkspace,
+  myInvitationsPage,
+  noticeKey,
+  workspacePage,
+  workspaceSettingsPath,
+  workspacesPage,
+} from '@quire/pages'
 import { httpStatusOf, type Runtime } from '@quire/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'
-import type { FormState } from '../../pages/account/forms.ts'
-import { noticeKey } from '../../pages/account/frame.ts'
-import { myInvitationsPage } from '../../pages/account/invitations.ts'
-import { managesWorkspace, workspacePage, workspaceSettingsPath, workspacesPage } from '../../pages/account/workspaces.ts'
 import { visitorFrom } from '../../web-caller.ts'
 import {
   cursorOf,

@@ -1,8 +1,8 @@
 import type { ClaimRegistration } from '@quire/agent-auth'
 import type { Scope } from '@quire/core'
 import { html, type SafeHtml } from '@quire/render'
-import { scopeWords } from '../oauth/pages.ts'
 import { layout, type Visitor } from './layout.ts'
+import { scopeWords } from './oauth.ts'
 
 /** What the claim page says, one state per answer. */
 export type ClaimPage =

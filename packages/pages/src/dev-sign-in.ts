@@ -1,5 +1,5 @@
 import { html } from '@quire/render'
-import { layout } from '../pages/layout.ts'
+import { layout } from './layout.ts'
 
 /** The development provider's sign-in form: any email address will do. */
 export function devSignInPage(options: { action: string; email?: string; problem?: string }): string {

@@ -21,6 +21,7 @@ export const allowedDependencies: Record<string, readonly string[]> = {
   // taken, sign-in, and the site that composes them; apps/web only configures and starts it.
   '@quire/render': ['@quire/core'],
   '@quire/pages': ['@quire/core', '@quire/render', '@quire/agent-auth'],
+  '@quire/web-http': ['@quire/core', '@quire/server', '@quire/pages'],
 }
 
 /** Files allowed to read process.env: the apps' env.ts and the CLI's config. */

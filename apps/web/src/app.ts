@@ -9,16 +9,19 @@ import {
   requestIdOf,
   sharedCounterOptions,
 } from '@quire/server'
+import {
+  handleError,
+  handleNotFound,
+  registerSecurityHeaders,
+  registerSessions,
+  registerTextRule,
+  registerWebRateLimit,
+} from '@quire/web-http'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
 import { registerDevProvider } from './dev-oidc/mount.ts'
 import { createDevProvider, type DevProvider } from './dev-oidc/provider.ts'
 import type { WebEnv } from './env.ts'
 import { type OidcClientSettings, relyingParty } from './oidc/relying-party.ts'
-import { handleError, handleNotFound } from './plugins/problem.ts'
-import { registerWebRateLimit } from './plugins/rate-limit.ts'
-import { registerSecurityHeaders } from './plugins/security-headers.ts'
-import { registerSessions } from './plugins/sessions.ts'
-import { registerTextRule } from './plugins/well-formed-text.ts'
 import { registerAccountRoutes } from './routes/account/index.ts'
 import { registerAgentRoutes } from './routes/agents.ts'
 import { documentPages } from './routes/artifact-http.ts'

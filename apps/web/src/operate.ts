@@ -13,10 +13,10 @@ import {
   type Result,
 } from '@quire/core'
 import type { Runtime } from '@quire/server'
+import { webCaller } from '@quire/web-http'
 import type { FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
-import { webCaller } from './web-caller.ts'
 
 type FieldError = { path: string; message: string }
 type Validator = ReturnType<typeof Compile>

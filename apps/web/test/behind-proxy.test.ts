@@ -18,12 +18,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import tls from 'node:tls'
 import { createRuntime, type Runtime } from '@quire/server'
+import { webRateLimits } from '@quire/web-http'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testDatabase } from '../../../tooling/vitest/test-database.ts'
 import { buildWebApp, serverWebAppOptions } from '../src/app.ts'
 import { readServerEnv } from '../src/env.ts'
-import { webRateLimits } from '../src/plugins/rate-limit.ts'
 import { freePort, startTestWeb, type TestWeb } from './helper.ts'
 
 /** A key and a self-signed certificate for 127.0.0.1, made with openssl for this run. */

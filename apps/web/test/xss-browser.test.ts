@@ -12,11 +12,12 @@
  * too. Each page is then poked: every element in `main` gets the events inline handlers listen
  * for, and every link is clicked, links to web pages held back and script URLs let through.
  */
+
+import { contentSecurityPolicy } from '@quire/web-http'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type XssPayload, xssCorpus } from '../../../packages/render/test/xss-corpus.ts'
 import { testEngine } from '../../../tooling/vitest/test-database.ts'
-import { contentSecurityPolicy } from '../src/plugins/security-headers.ts'
 import { browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 

@@ -13,8 +13,8 @@ import {
 } from '@quire/core'
 import { consentPage, type OAuthPage, refusalPage } from '@quire/pages'
 import type { Discovery } from '@quire/server'
+import { webRateLimits } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { webRateLimits } from '../plugins/rate-limit.ts'
 
 /** What the OAuth routes need from the web app around them: who is signed in, CSRF, and page rendering. */
 export interface OAuthWebKit {

@@ -1,9 +1,8 @@
 import { type AgentReply, normaliseEmail } from '@quire/agent-auth'
 import { type ClaimPage, claimPage, claimPageStatus } from '@quire/pages'
 import type { Runtime } from '@quire/server'
+import { addressOf, budget, visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { addressOf, budget } from '../plugins/rate-limit.ts'
-import { visitorFrom } from '../web-caller.ts'
 
 const HOUR_MS = 60 * 60_000
 

@@ -4,10 +4,9 @@ import type { Artifact } from '@quire/core/contract'
 import { type ArtifactView, artifactPage } from '@quire/pages'
 import { renderArtifact } from '@quire/render'
 import { applyContentCaching } from '@quire/server'
+import { contentSecurityPolicy, sendFailure } from '@quire/web-http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LRUCache } from 'lru-cache'
-import { sendFailure } from '../plugins/problem.ts'
-import { contentSecurityPolicy } from '../plugins/security-headers.ts'
 
 /**
  * What the artifact's pages share (the document, its raw text, history and diffs, a share link):

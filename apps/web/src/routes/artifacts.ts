@@ -3,8 +3,8 @@ import { type ArtifactPermissions, type ContentRead, getArtifactPermissions, get
 import type { Artifact } from '@quire/core/contract'
 import { noticeOf, ownerActionsKey, ownerActionsOf } from '@quire/pages'
 import type { Runtime } from '@quire/server'
+import { visitorOf, webCaller } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { visitorOf, webCaller } from '../web-caller.ts'
 import {
   type DocumentPages,
   type PathRequest,

@@ -2,10 +2,8 @@ import { browseNamespace, type ContentRead, type Failure, getArtifact, getConten
 import type { Artifact } from '@quire/core/contract'
 import { noticeOf, ownerPage, projectPage } from '@quire/pages'
 import { type AuthFailureLimiter, applyContentCaching, type Runtime } from '@quire/server'
+import { refuseMissedSecret, sendFailure, tokenCaller, visitorOf, webCaller } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { sendFailure } from '../plugins/problem.ts'
-import { refuseMissedSecret } from '../secret-misses.ts'
-import { tokenCaller, visitorOf, webCaller } from '../web-caller.ts'
 import { type DocumentPages, refuseVersion, sendRawContent, versionOf } from './artifact-http.ts'
 
 /** How many rows a listing page shows. */

@@ -3,9 +3,8 @@ import { diffVersions, getArtifact, getArtifactPermissions, listVersions } from 
 import type { Artifact, VersionDiff } from '@quire/core/contract'
 import { artifactPath, diffPage, historyPage, ownerActionsOf, parseUnifiedDiff } from '@quire/pages'
 import type { Runtime } from '@quire/server'
+import { sendFailure, visitorOf, webCaller } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { sendFailure } from '../plugins/problem.ts'
-import { visitorOf, webCaller } from '../web-caller.ts'
 import { type ArtifactPathParams, type PathRequest, pageCaching, refuseArtifact, versionNumber, weakEtag } from './artifact-http.ts'
 
 /** Versions on one page of history. */

@@ -1,9 +1,8 @@
 import { checkHealth, listMyArtifacts, listMyProjects, listWorkspaces } from '@quire/core'
 import { type DashboardView, signedInHome, signedOutHome, stylesheet, stylesheetPath } from '@quire/pages'
 import type { Runtime } from '@quire/server'
+import { sendProblem, webCaller } from '@quire/web-http'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { sendProblem } from '../plugins/problem.ts'
-import { webCaller } from '../web-caller.ts'
 
 /** How many rows each list of the signed-in home shows. */
 const OVERVIEW_SIZE = 10

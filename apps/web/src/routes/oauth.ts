@@ -1,10 +1,9 @@
 import { oauthServerConfig } from '@quire/core'
 import { layout } from '@quire/pages'
 import { discoveryDocuments, type Runtime } from '@quire/server'
+import { contentSecurityPolicy, type SessionCookies } from '@quire/web-http'
 import type { FastifyInstance } from 'fastify'
 import { registerOAuthServer } from '../oauth/routes.ts'
-import { contentSecurityPolicy } from '../plugins/security-headers.ts'
-import type { SessionCookies } from '../plugins/sessions.ts'
 
 /**
  * The OAuth 2.1 authorization server (oauth/routes.ts), given what it needs from the web app:

@@ -1,9 +1,8 @@
 import { type ArtifactPermissionAction, type ArtifactPermissions, type Failure, getArtifactPermissions } from '@quire/core'
 import type { FieldErrors, Visitor } from '@quire/pages'
 import type { Runtime } from '@quire/server'
+import { sendFailure, visitorFrom, webCaller } from '@quire/web-http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { sendFailure } from '../plugins/problem.ts'
-import { visitorFrom, webCaller } from '../web-caller.ts'
 import { type PathRequest, refuseArtifact } from './artifact-http.ts'
 
 /**

@@ -15,9 +15,9 @@ import {
   withNotice,
 } from '@quire/pages'
 import type { Runtime } from '@quire/server'
+import { sendFailure } from '@quire/web-http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../operate.ts'
-import { sendFailure } from '../plugins/problem.ts'
 import type { PathRequest } from './artifact-http.ts'
 import { fieldErrorsOf, formOf, type Permitted, permitted, refuseAction, sendFormPage } from './owner-permissions.ts'
 

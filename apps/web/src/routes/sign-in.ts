@@ -1,11 +1,10 @@
 import { signInWithOidc, signOut } from '@quire/core'
 import { errorPage } from '@quire/pages'
 import type { Runtime } from '@quire/server'
+import { type SessionCookies, webRateLimits } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { clearPendingSignIn, readPendingSignIn, savePendingSignIn } from '../oidc/pending-cookie.ts'
 import { type RelyingParty, SignInFailure } from '../oidc/relying-party.ts'
-import { webRateLimits } from '../plugins/rate-limit.ts'
-import type { SessionCookies } from '../plugins/sessions.ts'
 import { safeReturnTo } from '../return-to.ts'
 
 export interface SignInRouteOptions {

@@ -1,9 +1,9 @@
 import { oauthServerConfig } from '@quire/core'
 import { type AgentConnection, agentsPage, noticeKey } from '@quire/pages'
 import type { Runtime } from '@quire/server'
+import { visitorFrom } from '@quire/web-http'
 import type { FastifyInstance } from 'fastify'
 import { operate } from '../../operate.ts'
-import { visitorFrom } from '../../web-caller.ts'
 import { cursorOf, pageQuery, redirectWithNotice, refuse, sendPage, signedIn, single } from './common.ts'
 
 /** Agents on one page of the list. */

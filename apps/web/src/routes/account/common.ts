@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { type ErrorCode, errorCodes, type Failure } from '@quire/core'
 import type { FormState } from '@quire/pages'
+import { sendFailure, type WebSession } from '@quire/web-http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { sendFailure } from '../../plugins/problem.ts'
-import type { WebSession } from '../../web-session.ts'
 
 /**
  * What the account routes share: sign-in required, pages that are never cached, reading forms

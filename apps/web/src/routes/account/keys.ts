@@ -1,9 +1,9 @@
 import type { Scope } from '@quire/core'
 import { createdKeyPage, type FormState, keysPage, noticeKey } from '@quire/pages'
 import { httpStatusOf, type Runtime } from '@quire/server'
+import { visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'
-import { visitorFrom } from '../../web-caller.ts'
 import {
   cursorOf,
   field,

@@ -1,8 +1,8 @@
 import { type FormState, noticeKey, profilePage } from '@quire/pages'
 import { httpStatusOf, type Runtime } from '@quire/server'
+import { visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'
-import { visitorFrom } from '../../web-caller.ts'
 import { field, isFormRefusal, redirectWithNotice, refuse, refusedForm, sendPage, signedIn, single } from './common.ts'
 
 const usernameRule = { path: '/body/username', rule: 'Use 1–64 lowercase letters, digits and inner hyphens (no hyphen first or last).' }

@@ -10,9 +10,9 @@ import {
   workspacesPage,
 } from '@quire/pages'
 import { httpStatusOf, type Runtime } from '@quire/server'
+import { visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'
-import { visitorFrom } from '../../web-caller.ts'
 import {
   cursorOf,
   field,

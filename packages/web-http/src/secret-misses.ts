@@ -1,7 +1,7 @@
 import type { Failure } from '@quire/core'
 import type { AuthFailureLimiter } from '@quire/server'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { TooManyRequests } from './plugins/rate-limit.ts'
+import { TooManyRequests } from './rate-limit.ts'
 
 /**
  * A secret in a URL that matched nothing (a share link unknown, revoked or expired) counts against

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { carriesSecret } from '../secret-urls.ts'
+import { carriesSecret } from './secret-urls.ts'
 
 /**
  * The pages load only what this origin serves (one stylesheet, no scripts at all) and are framed

@@ -2,8 +2,8 @@ import type { ErrorCode, OAuthErrorCode } from '@quire/core'
 import { errorPage } from '@quire/pages'
 import { failureFromError, httpStatusOf, problemBody, problemMediaType } from '@quire/server'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { visitorOf } from '../web-caller.ts'
 import { TooManyRequests } from './rate-limit.ts'
+import { visitorOf } from './web-caller.ts'
 import { IllFormedTextError } from './well-formed-text.ts'
 
 declare module 'fastify' {

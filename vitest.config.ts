@@ -22,6 +22,7 @@ export default defineConfig({
       unitProject('mcp', 'packages/mcp'),
       unitProject('render', 'packages/render'),
       unitProject('pages', 'packages/pages'),
+      unitProject('sign-in', 'packages/sign-in'),
       ...databaseProjects('storage', 'packages/storage'),
       ...databaseProjects('api', 'apps/api'),
       ...databaseProjects('web', 'apps/web'),

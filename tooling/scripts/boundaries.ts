@@ -22,6 +22,7 @@ export const allowedDependencies: Record<string, readonly string[]> = {
   '@quire/render': ['@quire/core'],
   '@quire/pages': ['@quire/core', '@quire/render', '@quire/agent-auth'],
   '@quire/web-http': ['@quire/core', '@quire/server', '@quire/pages'],
+  '@quire/sign-in': ['@quire/core', '@quire/server', '@quire/agent-auth', '@quire/pages', '@quire/web-http'],
 }
 
 /** Files allowed to read process.env: the apps' env.ts and the CLI's config. */

@@ -10,6 +10,16 @@ import {
   sharedCounterOptions,
 } from '@quire/server'
 import {
+  createDevProvider,
+  type DevProvider,
+  type OidcClientSettings,
+  registerAgentRoutes,
+  registerDevProvider,
+  registerOAuthRoutes,
+  registerSignInRoutes,
+  relyingParty,
+} from '@quire/sign-in'
+import {
   handleError,
   handleNotFound,
   registerSecurityHeaders,
@@ -18,21 +28,15 @@ import {
   registerWebRateLimit,
 } from '@quire/web-http'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
-import { registerDevProvider } from './dev-oidc/mount.ts'
-import { createDevProvider, type DevProvider } from './dev-oidc/provider.ts'
 import type { WebEnv } from './env.ts'
-import { type OidcClientSettings, relyingParty } from './oidc/relying-party.ts'
 import { registerAccountRoutes } from './routes/account/index.ts'
-import { registerAgentRoutes } from './routes/agents.ts'
 import { documentPages } from './routes/artifact-http.ts'
 import { registerArtifactRoutes } from './routes/artifacts.ts'
 import { registerBrowseRoutes } from './routes/browse.ts'
 import { registerHistoryRoutes } from './routes/history.ts'
 import { registerHomeRoutes } from './routes/home.ts'
 import { registerMcpRoutes } from './routes/mcp.ts'
-import { registerOAuthRoutes } from './routes/oauth.ts'
 import { registerOwnerFormRoutes } from './routes/owner-forms.ts'
-import { registerSignInRoutes } from './routes/sign-in.ts'
 
 export interface WebAppOptions {
   /** The public origin of the web app (WEB_URL, no trailing slash). */

@@ -1,3 +1,5 @@
+// The cookie plugin that the sessions register (@quire/web-http) gives requests and replies these methods.
+/// <reference types="@fastify/cookie" />
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { safeReturnTo } from '../return-to.ts'
 import type { PendingSignIn } from './relying-party.ts'

@@ -2,7 +2,6 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { webPaths } from '@quire/core'
 import { errorPage } from '@quire/pages'
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
-import { devProviderInProduction } from '../env.ts'
 import { memoryAdapter } from './memory-adapter.ts'
 
 /** Where the development provider lives inside the web app (a reserved name: no owner can take it). */
@@ -15,6 +14,14 @@ export interface DevProvider {
   readonly clientId: string
   readonly clientSecret: string
 }
+
+/**
+ * Production without an external provider: the bundled one signs anyone in as anyone. One line,
+ * the same whether the environment check or the provider itself refuses.
+ */
+export const devProviderInProduction =
+  'The bundled development sign-in provider accepts any email address and must never run in production (NODE_ENV=production). ' +
+  'Configure your OpenID Connect provider: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.'
 
 export class DevProviderRefused extends Error {
   constructor() {

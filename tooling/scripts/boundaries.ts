@@ -23,6 +23,16 @@ export const allowedDependencies: Record<string, readonly string[]> = {
   '@quire/pages': ['@quire/core', '@quire/render', '@quire/agent-auth'],
   '@quire/web-http': ['@quire/core', '@quire/server', '@quire/pages'],
   '@quire/sign-in': ['@quire/core', '@quire/server', '@quire/agent-auth', '@quire/pages', '@quire/web-http'],
+  '@quire/site': [
+    '@quire/core',
+    '@quire/server',
+    '@quire/agent-auth',
+    '@quire/mcp',
+    '@quire/render',
+    '@quire/pages',
+    '@quire/web-http',
+    '@quire/sign-in',
+  ],
 }
 
 /** Files allowed to read process.env: the apps' env.ts and the CLI's config. */

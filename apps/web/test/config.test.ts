@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { ConfigurationError, createRuntime, type Runtime, readEnv } from '@quire/server'
 import { createDevProvider, DevProviderRefused } from '@quire/sign-in'
+import { buildWebApp } from '@quire/site'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { killAllNodeProcesses, spawnNode } from '../../../tooling/vitest/node-process.ts'
 import { testDatabase, testEngine } from '../../../tooling/vitest/test-database.ts'
-import { buildWebApp, webAppOptions } from '../src/app.ts'
 import { readServerEnv, readWebEnv } from '../src/env.ts'
+import { webAppOptions } from '../src/options.ts'
 import { sessionSecretOf } from '../src/session-secret.ts'
 
 const secret = 'x'.repeat(40)

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { Clock } from '@quire/core'
 import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/server'
+import { buildWebApp } from '@quire/site'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import type { BrowserContext, Page } from 'playwright-core'
 import { freePort } from '../../../tooling/vitest/free-port.ts'
 import { testDatabase } from '../../../tooling/vitest/test-database.ts'
-import { buildWebApp } from '../src/app.ts'
 
 export { freePort }
 

@@ -1,14 +1,5 @@
 import formbody from '@fastify/formbody'
-import {
-  countersFor,
-  defaultRateLimit,
-  type Env,
-  edgeOptions,
-  type RateLimitSettings,
-  type Runtime,
-  requestIdOf,
-  sharedCounterOptions,
-} from '@quire/server'
+import { countersFor, defaultRateLimit, type RateLimitSettings, type Runtime, requestIdOf, sharedCounterOptions } from '@quire/server'
 import {
   createDevProvider,
   type DevProvider,
@@ -28,7 +19,6 @@ import {
   registerWebRateLimit,
 } from '@quire/web-http'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
-import type { WebEnv } from './env.ts'
 import { registerAccountRoutes } from './routes/account/index.ts'
 import { documentPages } from './routes/artifact-http.ts'
 import { registerArtifactRoutes } from './routes/artifacts.ts'
@@ -66,34 +56,6 @@ export interface WebAppOptions {
   readonly mcpRateLimit?: RateLimitSettings | false
   /** Browser origins besides the web app's own that may call `/mcp` (CORS_ORIGINS, as the API reads it). */
   readonly corsOrigins?: readonly string[]
-}
-
-/** The web app's options from its environment (the session secret is resolved separately: see session-secret.ts). */
-export function webAppOptions(env: WebEnv, sessionSecret: string): WebAppOptions {
-  return {
-    webUrl: env.WEB_URL,
-    apiUrl: env.API_URL ?? null,
-    sessionSecret,
-    oidc:
-      env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
-        ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET }
-        : null,
-    production: env.NODE_ENV === 'production',
-    logger: { level: env.LOG_LEVEL },
-    logRequests: env.LOG_REQUESTS,
-  }
-}
-
-/** The web app's options for a server process, given the runtime's environment too (limits, CORS origins and TRUST_PROXY are shared with the API). */
-export function serverWebAppOptions(env: WebEnv, runtimeEnv: Env, sessionSecret: string): WebAppOptions {
-  const edge = edgeOptions(runtimeEnv)
-  return {
-    ...webAppOptions(env, sessionSecret),
-    rateLimit: runtimeEnv.RATE_LIMIT_ENABLED,
-    mcpRateLimit: edge.rateLimit ?? false,
-    corsOrigins: edge.corsOrigins ?? [],
-    ...(edge.trustProxy === undefined ? {} : { trustProxy: edge.trustProxy }),
-  }
 }
 
 /**

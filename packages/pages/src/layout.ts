@@ -21,7 +21,7 @@ export interface PageOptions {
 /**
  * The frame of every page: the header with the brand and who is signed in, the content, a footer.
  * No `<meta name="referrer">`: it would override the Referrer-Policy header, which is `no-referrer`
- * on the pages whose URL carries a secret (plugins/security-headers.ts).
+ * on the pages whose URL carries a secret (`@quire/web-http`, security-headers.ts).
  */
 export function layout(options: PageOptions, content: SafeHtml): string {
   const { title, visitor, bare, head } = options

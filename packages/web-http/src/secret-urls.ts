@@ -4,7 +4,7 @@
  * sign-in callback (the provider's code), `/login?return_to=` (which may carry any of these) and the
  * development provider's interaction pages (their id). Whatever answers them (a page, a refusal, a
  * redirect) sends no Referer: the one header says `no-referrer`, and no page carries a
- * `<meta name="referrer">` that would override it (pages/layout.ts).
+ * `<meta name="referrer">` that would override it (`@quire/pages`, layout.ts).
  */
 const secretBearing = /^\/(?:s\/|agent\/claim\/?$|oauth2\/authorize\/?$|auth\/callback\/?$|login\/?$|dev-oidc\/interaction\/)/
 

@@ -2,7 +2,7 @@ import type { Principal, PrincipalUser } from '@quire/core'
 
 /**
  * What a request's session is: the signed-in person behind its session cookie, as the sessions
- * hook (plugins/sessions.ts) sets it on `request.session`. Types only, so that whatever reads the
+ * hook (sessions.ts) sets it on `request.session`. Types only, so that whatever reads the
  * session (the caller a page acts as, the visitor a page shows) does not import the hook.
  */
 export interface WebSession {

@@ -40,7 +40,7 @@ export function createDevProvider(options: { webUrl: string; production: boolean
   if (options.production) throw new DevProviderRefused()
   const issuer = `${options.webUrl}${devProviderPath}`
   const clientId = 'quire-web'
-  // Given when the provider runs alone for several web processes (standalone.ts), which must know it.
+  // Given when the provider runs alone for several web processes (apps/web/src/dev-oidc/standalone.ts), which must know it.
   const clientSecret = options.clientSecret ?? randomBytes(32).toString('base64url')
   const signingKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' })
 

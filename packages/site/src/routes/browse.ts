@@ -47,7 +47,7 @@ function refuseShareLink(request: FastifyRequest, reply: FastifyReply): FastifyR
 /**
  * Headers of everything under `/s/:token`: the URL is a secret, so nothing may store the answer
  * (the one caching rule's secret URL; refusals are never stored either) and no search engine may
- * list it. (No link followed from it carries it in a Referer: see secret-urls.ts.)
+ * list it. (No link followed from it carries it in a Referer: see `@quire/web-http`, secret-urls.ts.)
  */
 function secretUrlHeaders(reply: FastifyReply): void {
   applyContentCaching(reply, { secretUrl: true })

@@ -14,8 +14,9 @@
  *
  * QUIRE_BENCH_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server.
  */
+
+import { renderArtifact } from '@quire/render'
 import MarkdownIt from 'markdown-it'
-import { renderArtifact } from '../../apps/web/src/render/index.ts'
 import * as harness from '../harness.ts'
 import { withLocalQuire } from '../local-quire.ts'
 import { markdownDocument } from './document.ts'

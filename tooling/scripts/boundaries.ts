@@ -20,6 +20,22 @@ export const allowedDependencies: Record<string, readonly string[]> = {
   '@quire/server': ['@quire/core', '@quire/authz', '@quire/storage', '@quire/agent-auth'],
   // The test harness (private), above the product: test databases, fixtures made through the use-cases.
   '@quire/testing': ['@quire/core', '@quire/storage'],
+  // The web app as packages (private), bottom to top: the renderer, the pages, how a request is
+  // taken, sign-in, and the site that composes them; apps/web only configures and starts it.
+  '@quire/render': ['@quire/core'],
+  '@quire/pages': ['@quire/core', '@quire/render', '@quire/agent-auth'],
+  '@quire/web-http': ['@quire/core', '@quire/server', '@quire/pages'],
+  '@quire/sign-in': ['@quire/core', '@quire/server', '@quire/agent-auth', '@quire/pages', '@quire/web-http'],
+  '@quire/site': [
+    '@quire/core',
+    '@quire/server',
+    '@quire/agent-auth',
+    '@quire/mcp',
+    '@quire/render',
+    '@quire/pages',
+    '@quire/web-http',
+    '@quire/sign-in',
+  ],
 }
 
 /**
@@ -30,27 +46,6 @@ const testHarness = '@quire/testing'
 
 /** Files allowed to read process.env: the apps' env.ts, the CLI's config, and the test harness (the run's settings). */
 const envReaders = [/^apps\/[^/]+\/src\/env\.ts$/, /^packages\/cli\/src\/config\.ts$/, /^packages\/testing\/src\//]
-
-/**
- * Import cycles allowed for now, each as its files in import order (root-relative): the two
- * tangles of apps/web that issue 28 names and removes when it moves the web app into packages.
- * TEMPORARY: to be emptied by issue 28. Every other cycle fails, and so does an entry here whose
- * cycle is gone (remove it), so the list only shrinks.
- */
-export const knownCycles: readonly (readonly string[])[] = [
-  // pages/artifact.ts → pages/owner/actions.ts → pages/owner/parts.ts → pages/artifact.ts / pages/history.ts:
-  // parts.ts closes it through either page, and history.ts imports artifact.ts, so three cycles.
-  ['apps/web/src/pages/artifact.ts', 'apps/web/src/pages/owner/actions.ts', 'apps/web/src/pages/owner/parts.ts'],
-  ['apps/web/src/pages/history.ts', 'apps/web/src/pages/owner/actions.ts', 'apps/web/src/pages/owner/parts.ts'],
-  [
-    'apps/web/src/pages/artifact.ts',
-    'apps/web/src/pages/owner/actions.ts',
-    'apps/web/src/pages/owner/parts.ts',
-    'apps/web/src/pages/history.ts',
-  ],
-  // plugins/problem.ts → web-caller.ts → plugins/sessions.ts → plugins/problem.ts
-  ['apps/web/src/plugins/problem.ts', 'apps/web/src/web-caller.ts', 'apps/web/src/plugins/sessions.ts'],
-]
 
 /** The build configuration at the root, which every package's extends: it may depend on nothing in the workspace. */
 const rootBuildConfiguration = ['tsconfig.base.json', 'tsconfig.build.json', 'biome.json']
@@ -93,7 +88,7 @@ function inside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(`${dir}${sep}`)
 }
 
-/** The root-relative path with forward slashes, as the messages and `knownCycles` say it. */
+/** The root-relative path with forward slashes, as the messages say it. */
 function rel(root: string, path: string): string {
   return relative(root, path).split(sep).join('/')
 }
@@ -180,12 +175,6 @@ export function cyclesOf(graph: ReadonlyMap<string, readonly string[]>, limit = 
   return cycles
 }
 
-/** A cycle as one line, rotated to start at its first file in sort order: the same cycle, the same key. */
-function cycleKey(files: readonly string[]): string {
-  const first = files.indexOf([...files].sort()[0] ?? '')
-  return [...files.slice(first), ...files.slice(0, first)].join(' → ')
-}
-
 function cycleSentence(base: string, files: readonly string[]): string {
   const names = files.map((file) => file.slice(base.length + 1))
   const [first, ...rest] = names
@@ -259,17 +248,12 @@ function rootConfigurationProblems(root: string): string[] {
   return problems
 }
 
-/**
- * Every violation of the boundaries in the workspace at `root`, as readable sentences. Import
- * cycles listed in `allowedCycles` (by default `knownCycles`) are not reported, unless they are gone.
- */
-export function checkBoundaries(root: string, allowedCycles: readonly (readonly string[])[] = knownCycles): string[] {
+/** Every violation of the boundaries in the workspace at `root`, as readable sentences. */
+export function checkBoundaries(root: string): string[] {
   const problems: string[] = []
   const units = workspaceUnits(root)
   const apps = new Set(units.filter((u) => u.kind === 'app').map((u) => u.manifest.name))
   const workspace = new Set(units.map((u) => u.manifest.name))
-  const allowed = new Set(allowedCycles.map(cycleKey))
-  const seenAllowed = new Set<string>()
 
   for (const unit of units) {
     const { dir, manifest, kind } = unit
@@ -309,22 +293,16 @@ export function checkBoundaries(root: string, allowedCycles: readonly (readonly 
         }
       }
       for (const cycle of cyclesOf(importGraph(files))) {
-        const key = cycleKey(cycle.map((file) => rel(root, file)))
-        if (allowed.has(key)) seenAllowed.add(key)
-        else
-          problems.push(
-            cycleSentence(
-              rel(root, src),
-              cycle.map((file) => rel(root, file)),
-            ),
-          )
+        problems.push(
+          cycleSentence(
+            rel(root, src),
+            cycle.map((file) => rel(root, file)),
+          ),
+        )
       }
     }
     problems.push(...upwardImports(root, unit), ...productInBuildConfiguration(root, unit))
   }
-  for (const key of allowed)
-    if (!seenAllowed.has(key))
-      problems.push(`knownCycles (tooling/scripts/boundaries.ts) lists a cycle that is gone: ${key}. Remove it from the list.`)
   problems.push(...rootConfigurationProblems(root))
   return problems
 }

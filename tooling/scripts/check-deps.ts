@@ -1,10 +1,9 @@
 import { resolve } from 'node:path'
-import { checkBoundaries, knownCycles } from './boundaries.ts'
+import { checkBoundaries } from './boundaries.ts'
 
-// `node tooling/scripts/check-deps.ts [workspace]`: this repository by default; the allowed cycles are its own.
-const repository = resolve(import.meta.dirname, '../..')
-const root = resolve(process.argv[2] ?? repository)
-const problems = checkBoundaries(root, root === repository ? knownCycles : [])
+// `node tooling/scripts/check-deps.ts [workspace]`: this repository by default.
+const root = resolve(process.argv[2] ?? resolve(import.meta.dirname, '../..'))
+const problems = checkBoundaries(root)
 if (problems.length > 0) {
   process.stderr.write(`Package boundaries violated:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`)
   process.exit(1)

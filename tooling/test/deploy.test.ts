@@ -31,7 +31,9 @@ const builtFiles = [
   'apps/api/dist/main.js',
   'apps/api/dist/admin.js',
   'apps/web/dist/main.js',
-  ...['server', 'core', 'storage', 'authz', 'agent-auth', 'mcp'].map((p) => `packages/${p}/dist/index.js`),
+  ...['server', 'core', 'storage', 'authz', 'agent-auth', 'mcp', 'render', 'pages', 'web-http', 'sign-in', 'site'].map(
+    (p) => `packages/${p}/dist/index.js`,
+  ),
 ]
 
 const inside = (dir: string, path: string) => path === dir || path.startsWith(dir + sep)

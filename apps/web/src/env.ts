@@ -1,4 +1,5 @@
 import { ConfigurationError, type Env as RuntimeEnv, readEnv as readRuntimeEnv, readSettings } from '@quire/server'
+import { devProviderInProduction } from '@quire/sign-in'
 import { type Static, Type } from 'typebox'
 
 /**
@@ -46,14 +47,6 @@ export function readServerEnv(source: Record<string, string | undefined> = proce
   const web = readWebEnv(source)
   return { web, runtime: readRuntimeEnv({ ...source, WEB_URL: web.WEB_URL }) }
 }
-
-/**
- * Production without an external provider: the bundled one signs anyone in as anyone. One line,
- * the same whether the environment check or the provider itself refuses.
- */
-export const devProviderInProduction =
-  'The bundled development sign-in provider accepts any email address and must never run in production (NODE_ENV=production). ' +
-  'Configure your OpenID Connect provider: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.'
 
 /** Settings that are each valid but do not go together. */
 function settingsConflict(env: WebEnv): string | null {

@@ -1,5 +1,5 @@
-export { buildWebApp, type WebAppOptions, webAppOptions } from './app.ts'
-export { createDevProvider, type DevProvider, DevProviderRefused } from './dev-oidc/provider.ts'
+export { createDevProvider, type DevProvider, DevProviderRefused, safeReturnTo } from '@quire/sign-in'
+export { buildWebApp, type WebAppOptions } from '@quire/site'
 export { readServerEnv, readWebEnv, type WebEnv } from './env.ts'
-export { safeReturnTo } from './return-to.ts'
+export { serverWebAppOptions, webAppOptions } from './options.ts'
 export { sessionSecretOf } from './session-secret.ts'

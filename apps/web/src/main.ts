@@ -1,7 +1,8 @@
 import { createRuntime, settingsOrExit } from '@quire/server'
-import { buildWebApp, serverWebAppOptions } from './app.ts'
+import { buildWebApp } from '@quire/site'
 import { readServerEnv } from './env.ts'
 import { closeOnSignals } from './lifecycle.ts'
+import { serverWebAppOptions } from './options.ts'
 import { sessionSecretOf } from './session-secret.ts'
 
 /**

@@ -7,9 +7,10 @@ import {
   startOperatorSocket,
   startRuntime,
 } from '@quire/server'
-import { buildWebApp, serverWebAppOptions } from './app.ts'
+import { buildWebApp } from '@quire/site'
 import { readServerEnv } from './env.ts'
 import { closeOnSignals } from './lifecycle.ts'
+import { serverWebAppOptions } from './options.ts'
 import { sessionSecretOf } from './session-secret.ts'
 
 /**

@@ -2,13 +2,13 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { ConfigurationError, createRuntime, type Runtime, readEnv } from '@quire/server'
+import { createDevProvider, DevProviderRefused } from '@quire/sign-in'
+import { buildWebApp } from '@quire/site'
 import { killAllNodeProcesses, spawnNode } from '@quire/testing/node-process'
 import { testDatabase, testEngine } from '@quire/testing/test-database'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { buildWebApp, webAppOptions } from '../src/app.ts'
-import { createDevProvider, DevProviderRefused } from '../src/dev-oidc/provider.ts'
 import { readServerEnv, readWebEnv } from '../src/env.ts'
-import { safeReturnTo } from '../src/return-to.ts'
+import { webAppOptions } from '../src/options.ts'
 import { sessionSecretOf } from '../src/session-secret.ts'
 
 const secret = 'x'.repeat(40)
@@ -142,35 +142,5 @@ describe('the web environment', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-  })
-})
-
-describe('return_to', () => {
-  it.each([
-    ['/', '/'],
-    ['/projects/notes?tab=history#top', '/projects/notes?tab=history#top'],
-    ['/a/b', '/a/b'],
-  ])('keeps the same-origin path %s', (value, expected) => {
-    expect(safeReturnTo(value)).toBe(expected)
-  })
-
-  it.each([
-    'https://evil.example',
-    '//evil.example',
-    '/\\evil.example',
-    '\\\\evil.example',
-    'javascript:alert(1)',
-    '/\t/evil.example',
-    '/\n/evil.example',
-    'evil.example',
-    '',
-    `/${'a'.repeat(3000)}`,
-  ])('replaces %j with /', (value) => {
-    expect(safeReturnTo(value)).toBe('/')
-  })
-
-  it('replaces anything that is not one string with /', () => {
-    expect(safeReturnTo(['/a', '/b'])).toBe('/')
-    expect(safeReturnTo(undefined)).toBe('/')
   })
 })

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { Clock } from '@quire/core'
 import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/server'
+import { buildWebApp } from '@quire/site'
 import { freePort } from '@quire/testing/free-port'
 import { testDatabase } from '@quire/testing/test-database'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import type { BrowserContext, Page } from 'playwright-core'
-import { buildWebApp } from '../src/app.ts'
 
 export { freePort }
 

@@ -8,10 +8,10 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js'
 import { bindings, type Caller } from '@quire/core'
 import { defaultRateLimit } from '@quire/server'
+import { buildWebApp } from '@quire/site'
 import { oauthTokensFor } from '@quire/testing/oauth-tokens'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildWebApp } from '../src/app.ts'
 import { freePort, startTestWeb, type TestWeb } from './helper.ts'
 import { call, callFailing, mcpClient, userWithKey } from './mcp-helper.ts'
 

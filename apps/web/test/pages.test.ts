@@ -1,5 +1,5 @@
+import { webRateLimits } from '@quire/web-http'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { webRateLimits } from '../src/plugins/rate-limit.ts'
 import { startTestWeb, type TestWeb } from './helper.ts'
 
 let web: TestWeb

@@ -7,10 +7,10 @@
  */
 import { randomBytes } from 'node:crypto'
 import { defaultRateLimit, type RateLimitSettings } from '@quire/server'
+import { buildWebApp } from '@quire/site'
 import { testEngine } from '@quire/testing/test-database'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildWebApp } from '../src/app.ts'
 import { startTestWeb, type TestWeb } from './helper.ts'
 import { author, userWithKey } from './mcp-helper.ts'
 

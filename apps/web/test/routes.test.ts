@@ -5,9 +5,9 @@
  * on every instance built here) and checks each first segment against the core's rules.
  */
 import { slugProblem, webTopLevelSegments } from '@quire/core'
+import { stylesheetPath } from '@quire/pages'
 import type { RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { stylesheetPath } from '../src/pages/stylesheet.ts'
 import { startTestWeb, type TestWeb } from './helper.ts'
 
 const registered = vi.hoisted(() => [] as { method: string; url: string }[])

@@ -5,11 +5,11 @@
  * then a property over the endpoints anyone can call without a credential.
  */
 import { illFormedText, signInWithOidc } from '@quire/core'
+import { sessionCookieName } from '@quire/web-http'
 import fc from 'fast-check'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { textArbitrary } from '../../api/test/schema-arbitrary.ts'
-import { sessionCookieName } from '../src/plugins/sessions.ts'
 import { agentLayerEnv, startTestWeb, type TestWeb } from './helper.ts'
 
 let web: TestWeb

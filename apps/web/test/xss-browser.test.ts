@@ -1,5 +1,5 @@
 /**
- * The XSS corpus (test/xss-corpus.ts) in a real browser. Every payload goes everywhere a person
+ * The XSS corpus (packages/render/test/xss-corpus.ts) in a real browser. Every payload goes everywhere a person
  * can put text: an artifact's content (Markdown and the other types), its title, description and
  * both changelogs, a project's title and description, a team workspace's name. Usernames cannot
  * carry one: they are slugs, and the API refuses anything else (checked below). Each page that
@@ -14,12 +14,12 @@
  */
 
 import { testEngine } from '@quire/testing/test-database'
+import { contentSecurityPolicy } from '@quire/web-http'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { contentSecurityPolicy } from '../src/plugins/security-headers.ts'
+import { type XssPayload, xssCorpus } from '../../../packages/render/test/xss-corpus.ts'
 import { browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
-import { type XssPayload, xssCorpus } from './xss-corpus.ts'
 
 const OWNER_EMAIL = 'xss.owner@example.com'
 /** Tabs open at once in each pass. */

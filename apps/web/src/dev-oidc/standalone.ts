@@ -1,9 +1,8 @@
 import formbody from '@fastify/formbody'
 import { settingsOrExit } from '@quire/server'
+import { createDevProvider, DevProviderRefused, devProviderPath, registerDevProvider } from '@quire/sign-in'
 import Fastify from 'fastify'
 import { readWebEnv } from '../env.ts'
-import { registerDevProvider } from './mount.ts'
-import { createDevProvider, DevProviderRefused, devProviderPath } from './provider.ts'
 
 /**
  * The development provider alone, for several web processes behind one load balancer (the

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { buildApp, createRuntime, edgeOptions, readEnv } from '@quire/server'
-import { buildWebApp } from '../../src/app.ts'
+import { buildWebApp } from '@quire/site'
 import { agentLayerEnv, freePort, type TestWeb } from '../helper.ts'
 
 /**

@@ -1,0 +1,142 @@
+import type { Artifact } from '@quire/core/contract'
+import { html, type SafeHtml } from '@quire/render'
+import { layout, type Visitor } from './layout.ts'
+import { type OwnerActions, ownerActionLinks } from './owner/actions.ts'
+import { type NoticeKey, noticeBanner } from './owner/notices.ts'
+import { artifactPath } from './paths.ts'
+
+export interface ArtifactView {
+  readonly artifact: Artifact
+  /** The version shown, and whether the URL named it (`?version=N`). */
+  readonly versionNumber: number
+  readonly pinned: boolean
+  readonly size: number
+  readonly createdAt: string
+  /** The version's content, rendered and sanitised for its type. */
+  readonly body: SafeHtml
+  /** Plain text for the meta description (public artifacts only). */
+  readonly summary: string
+  /** The web app's origin, for absolute URLs in the head. */
+  readonly webUrl: string
+  /** Who is signed in; never set on a pinned page, which is the same for every reader. */
+  readonly visitor: Visitor | null
+  /** Set when the page is opened through a share link (`/s/:token`): links stay under the link. */
+  readonly shareLink?: SharedVia | null
+  /** The signed-in person's controls (edit, settings, delete), on the latest page only: a pinned one is the same for everyone. */
+  readonly ownerActions?: OwnerActions | null
+  /** What a form that led here did (`?notice=saved`). */
+  readonly notice?: NoticeKey | null
+}
+
+/** A share link the page was opened through: its secret (already in the URL) and its role. */
+export interface SharedVia {
+  readonly token: string
+  readonly role: 'viewer' | 'editor'
+}
+
+const typeNames: Record<Artifact['type'], string> = {
+  md: 'Markdown',
+  txt: 'Text',
+  html: 'HTML (shown as source)',
+  json: 'JSON',
+  yaml: 'YAML',
+  csv: 'CSV',
+  mermaid: 'Mermaid (shown as source)',
+  svg: 'SVG (shown as source)',
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`
+}
+
+/**
+ * What a search engine or a chat's link preview may know: only for an artifact anyone may read.
+ * A private artifact's title and content never reach anyone but its readers, and its page is only
+ * sent to them; still, nothing of it goes into tags meant for other systems.
+ */
+function publicHead(view: ArtifactView): SafeHtml | null {
+  const { artifact } = view
+  if (!artifact.access.publicView) return html`<meta name="robots" content="noindex">`
+  const canonical = `${view.webUrl}${artifactPath(artifact)}${view.pinned ? `?version=${view.versionNumber}` : ''}`
+  const description = artifact.description || view.summary
+  return html`<link rel="canonical" href="${canonical}">
+<meta name="description" content="${description}">
+<meta property="og:type" content="article">
+<meta property="og:site_name" content="Quire">
+<meta property="og:title" content="${artifact.title}">
+<meta property="og:description" content="${description}">
+<meta property="og:url" content="${canonical}">
+<meta name="twitter:card" content="summary">
+<meta name="twitter:title" content="${artifact.title}">
+<meta name="twitter:description" content="${description}">`
+}
+
+/**
+ * What a share-link reader needs to know: which role the link gives, and that the artifact's own
+ * address (the one link that leaves the share link) needs a sign-in unless the artifact is public.
+ */
+function sharedNotice(artifact: Artifact, via: SharedVia): SafeHtml {
+  const path = artifactPath(artifact)
+  return html`<div class="notice shared" role="note">
+  <p>You are reading this through a share link${via.role === 'editor' ? ' that lets you edit' : ''}. Anyone with this link can ${via.role === 'editor' ? 'read and edit' : 'read'} it; do not post it where others can see it.</p>
+  ${
+    artifact.access.publicView
+      ? html`<p>Its public address is <a href="${path}">${path}</a>.</p>`
+      : html`<p>Its own address, <a href="${path}">${path}</a>, needs sign-in with an account it is shared with.</p>`
+  }
+  ${
+    via.role === 'editor'
+      ? html`<p class="editor-note"><strong>Editor link.</strong> You may add new versions of this artifact through the API, the CLI or an agent, with this link's secret as the bearer token (<code>Authorization: Bearer &lt;secret&gt;</code>, <code>quire --token</code>).</p>`
+      : null
+  }
+</div>`
+}
+
+/** An artifact's page: its names, which version this is, the rendered document. */
+export function artifactPage(view: ArtifactView): string {
+  const { artifact } = view
+  const shared = view.shareLink ?? null
+  // Through a share link every link to this artifact stays under the link, or access is lost.
+  const path = shared ? `/s/${encodeURIComponent(shared.token)}` : artifactPath(artifact)
+  const owner = encodeURIComponent(artifact.ownerUsername)
+  const versionQuery = view.pinned ? `?version=${view.versionNumber}` : ''
+  const notLatest = view.pinned && view.versionNumber !== artifact.latestVersion
+  return layout(
+    { title: artifact.title, visitor: view.visitor, head: publicHead(view) },
+    html`<article class="artifact">
+  <header class="artifact-head">
+    ${
+      shared
+        ? html`<p class="crumbs">${artifact.ownerUsername} / ${artifact.projectSlug}</p>`
+        : html`<p class="crumbs"><a href="/${owner}">${artifact.ownerUsername}</a> / <a href="/${owner}/${encodeURIComponent(artifact.projectSlug)}">${artifact.projectSlug}</a></p>`
+    }
+    <h1>${artifact.title}</h1>
+    ${artifact.description ? html`<p class="lede">${artifact.description}</p>` : null}
+    <p class="meta">
+      <span>Version ${view.versionNumber} of ${artifact.latestVersion}</span>
+      <span>${typeNames[artifact.type]}</span>
+      <span>${formatBytes(view.size)}</span>
+      <span><time datetime="${view.createdAt}">${view.createdAt.slice(0, 10)}</time></span>
+      ${artifact.access.publicView ? html`<span class="badge">Public</span>` : html`<span class="badge private">Private</span>`}
+    </p>
+    <nav class="artifact-actions" aria-label="This artifact">
+      <a href="${path}/raw${versionQuery}">Raw</a>
+      ${shared ? null : html`<a href="${path}/history">History</a>`}
+      ${shared ? null : ownerActionLinks(artifact, view.ownerActions)}
+    </nav>
+  </header>
+  ${noticeBanner(view.notice)}
+  ${shared ? sharedNotice(artifact, shared) : null}
+  ${
+    notLatest
+      ? html`<p class="notice" role="note">You are reading version ${view.versionNumber}, not the latest. <a href="${path}">Read the latest (version ${artifact.latestVersion})</a>.</p>`
+      : null
+  }
+  <div class="document document-${artifact.type}">
+${view.body}
+  </div>
+</article>`,
+  )
+}

@@ -1,0 +1,189 @@
+import type { NamespaceOwner } from '@quire/core'
+import type { Artifact, Project, Workspace } from '@quire/core/contract'
+import { html, type SafeHtml } from '@quire/render'
+import { layout, type Visitor } from './layout.ts'
+import { type NoticeKey, noticeBanner } from './owner/notices.ts'
+import { artifactPath } from './paths.ts'
+
+/** A page of a listing as the page shows it: its items and where the next page starts. */
+export interface Listing<T> {
+  readonly items: readonly T[]
+  readonly nextCursor: string | null
+}
+
+/** The path of an owner namespace's page. */
+export function ownerPath(owner: string): string {
+  return `/${encodeURIComponent(owner)}`
+}
+
+/** The path of a project's page. */
+export function projectPath(project: Pick<Project, 'ownerUsername' | 'slug'>): string {
+  return `${ownerPath(project.ownerUsername)}/${encodeURIComponent(project.slug)}`
+}
+
+/** A timestamp as a reader scans it in a list (UTC, to the minute), machine-readable in `datetime`. */
+function when(iso: string): SafeHtml {
+  return html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>`
+}
+
+/** The public/private badge, the same words as on the artifact's page. */
+function visibility(artifact: Artifact): SafeHtml {
+  return artifact.access.publicView ? html`<span class="badge">Public</span>` : html`<span class="badge private">Private</span>`
+}
+
+/**
+ * One row per artifact: type, title (the link), where it lives, latest version, when it changed,
+ * public or private. Only artifacts a use-case returned for this viewer ever reach here.
+ */
+export function artifactList(artifacts: readonly Artifact[], options: { showProject: boolean; empty: string }): SafeHtml {
+  if (artifacts.length === 0) return html`<p class="muted empty">${options.empty}</p>`
+  return html`<ul class="listing">
+${artifacts.map(
+  (a) => html`<li>
+  <span class="type-tag" title="Type">${a.type}</span>
+  <div class="listing-main">
+    <a class="listing-title" href="${artifactPath(a)}">${a.title}</a>
+    <p class="listing-meta">${options.showProject ? html`<span>${a.ownerUsername} / ${a.projectSlug}</span>` : null}<span>Version ${a.latestVersion}</span><span>Updated ${when(a.updatedAt)}</span>${visibility(a)}</p>
+  </div>
+</li>
+`,
+)}</ul>`
+}
+
+/** One row per project: icon, title (the link), its path, description. */
+export function projectList(projects: readonly Project[], options: { showOwner: boolean; empty: string }): SafeHtml {
+  if (projects.length === 0) return html`<p class="muted empty">${options.empty}</p>`
+  return html`<ul class="listing">
+${projects.map(
+  (p) => html`<li>
+  <span class="icon" aria-hidden="true">${p.icon}</span>
+  <div class="listing-main">
+    <a class="listing-title" href="${projectPath(p)}">${p.title}</a>
+    <p class="listing-meta"><span>${options.showOwner ? `${p.ownerUsername} / ${p.slug}` : p.slug}</span><span>Created ${when(p.createdAt)}</span></p>
+    ${p.description ? html`<p class="listing-description">${p.description}</p>` : null}
+  </div>
+</li>
+`,
+)}</ul>`
+}
+
+/** One row per workspace: its name (the link to its namespace), kind and the viewer's role. */
+export function workspaceList(workspaces: readonly Workspace[]): SafeHtml {
+  if (workspaces.length === 0) return html`<p class="muted empty">You belong to no workspace yet.</p>`
+  return html`<ul class="listing compact">
+${workspaces.map(
+  (w) => html`<li>
+  <div class="listing-main">
+    <a class="listing-title" href="${ownerPath(w.slug)}">${w.name}</a>
+    <p class="listing-meta"><span>${w.slug}</span><span>${w.kind === 'personal' ? 'Personal' : 'Team'}</span><span class="badge">${w.role}</span></p>
+  </div>
+</li>
+`,
+)}</ul>`
+}
+
+/**
+ * Links between pages of a listing. Cursors only go forward, so "back" is to the first page;
+ * the browser's own back button goes one page back.
+ */
+export function pager(basePath: string, current: string | undefined, nextCursor: string | null): SafeHtml | null {
+  if (current === undefined && nextCursor === null) return null
+  return html`<nav class="pager" aria-label="Pages">
+  ${current !== undefined ? html`<a class="button secondary" href="${basePath}">First page</a>` : null}
+  ${nextCursor !== null ? html`<a class="button secondary" href="${basePath}?cursor=${encodeURIComponent(nextCursor)}">Next page</a>` : null}
+</nav>`
+}
+
+/** `/:owner`: for a member, the namespace's projects and recent artifacts; for anyone else, its public artifacts. */
+export function ownerPage(view: {
+  readonly owner: NamespaceOwner
+  readonly projects: Listing<Project> | null
+  readonly artifacts: Listing<Artifact>
+  readonly cursor: string | undefined
+  readonly visitor: Visitor | null
+}): string {
+  const { owner } = view
+  const { member } = owner
+  const title = member?.name ?? owner.slug
+  return layout(
+    { title, visitor: view.visitor, head: html`<meta name="robots" content="noindex">` },
+    html`<section class="browse">
+  <header class="browse-head">
+    <p class="crumbs">${member ? (member.kind === 'personal' ? 'Personal workspace' : 'Team workspace') : 'Public artifacts'}</p>
+    <h1>${title}</h1>
+    <p class="meta"><span>/${owner.slug}</span>${member ? html`<span>Your role: <span class="badge">${member.role}</span></span>` : null}</p>
+  </header>
+  ${
+    view.projects
+      ? html`<h2>Projects</h2>
+  ${projectList(view.projects.items, { showOwner: false, empty: 'No projects here yet.' })}
+  ${pager(ownerPath(owner.slug), view.cursor, view.projects.nextCursor)}
+  <h2>Recently changed artifacts</h2>
+  ${artifactList(view.artifacts.items, { showProject: true, empty: 'No artifacts here yet.' })}`
+      : html`${artifactList(view.artifacts.items, { showProject: true, empty: 'No more public artifacts.' })}
+  ${pager(ownerPath(owner.slug), view.cursor, view.artifacts.nextCursor)}`
+  }
+</section>`,
+  )
+}
+
+/** `/:owner/:project`: the project and its artifacts the viewer may see, newest first (a visitor: the public ones, under the project's slug). */
+export function projectPage(view: {
+  readonly owner: NamespaceOwner
+  readonly project: Project | { readonly slug: string }
+  readonly artifacts: Listing<Artifact>
+  readonly cursor: string | undefined
+  readonly visitor: Visitor | null
+  /** What a form that led here did (`?notice=deleted` after deleting an artifact). */
+  readonly notice?: NoticeKey | null
+}): string {
+  const { project, owner } = view
+  const full = 'title' in project ? project : null
+  const path = `${ownerPath(owner.slug)}/${encodeURIComponent(project.slug)}`
+  return layout(
+    { title: full?.title ?? `${owner.slug} / ${project.slug}`, visitor: view.visitor, head: html`<meta name="robots" content="noindex">` },
+    html`<section class="browse">
+  <header class="browse-head">
+    <p class="crumbs"><a href="${ownerPath(owner.slug)}">${owner.slug}</a> / ${project.slug}</p>
+    ${
+      full
+        ? html`<h1><span class="icon" aria-hidden="true">${full.icon}</span> ${full.title}</h1>
+    ${full.description ? html`<p class="lede">${full.description}</p>` : null}`
+        : html`<h1>${project.slug}</h1>
+    <p class="lede">Public artifacts of this project.</p>`
+    }
+  </header>
+  ${noticeBanner(view.notice)}
+  <h2>Artifacts</h2>
+  ${artifactList(view.artifacts.items, { showProject: false, empty: 'No artifacts in this project yet.' })}
+  ${pager(path, view.cursor, view.artifacts.nextCursor)}
+</section>`,
+  )
+}
+
+/** What the signed-in home lists: the first page of each of the viewer's own listings. */
+export interface DashboardView {
+  readonly workspaces: Listing<Workspace>
+  readonly projects: Listing<Project>
+  readonly artifacts: Listing<Artifact>
+}
+
+/** The signed-in home's overview: workspaces, projects and recently changed artifacts. */
+export function dashboard(view: DashboardView): SafeHtml {
+  return html`<div class="dashboard">
+  <section class="dashboard-recent" aria-labelledby="recent-heading">
+    <h2 id="recent-heading">Recently changed artifacts</h2>
+    ${artifactList(view.artifacts.items, { showProject: true, empty: 'No artifacts yet: create one through the API, the CLI or an agent.' })}
+  </section>
+  <div class="dashboard-side">
+    <section aria-labelledby="workspaces-heading">
+      <h2 id="workspaces-heading">Your workspaces</h2>
+      ${workspaceList(view.workspaces.items)}
+    </section>
+    <section aria-labelledby="projects-heading">
+      <h2 id="projects-heading">Your projects</h2>
+      ${projectList(view.projects.items, { showOwner: true, empty: 'No projects yet.' })}
+    </section>
+  </div>
+</div>`
+}

@@ -1,0 +1,180 @@
+import { browseNamespace, type ContentRead, type Failure, getArtifact, getContent, identify, listWorkspaceProjects } from '@quire/core'
+import type { Artifact } from '@quire/core/contract'
+import { noticeOf, ownerPage, projectPage } from '@quire/pages'
+import { type AuthFailureLimiter, applyContentCaching, type Runtime } from '@quire/server'
+import { refuseMissedSecret, sendFailure, tokenCaller, visitorOf, webCaller } from '@quire/web-http'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { type DocumentPages, refuseVersion, sendRawContent, versionOf } from './artifact-http.ts'
+
+/** How many rows a listing page shows. */
+const PAGE_SIZE = 50
+/** Share-link secrets are short; anything much longer is not one. */
+const MAX_TOKEN_LENGTH = 256
+
+/** `?cursor=`: an opaque string, or absent; the use-case checks it and refuses a forged one. */
+function cursorOf(query: unknown): string | undefined {
+  const raw = (query as { cursor?: unknown } | undefined)?.cursor
+  return typeof raw === 'string' && raw.length > 0 ? raw : undefined
+}
+
+/**
+ * A listing a use-case refused, as the page a person sees. Whether the namespace or project does
+ * not exist or the viewer may not see it, the answer is the same 404 (existence never leaks);
+ * only a malformed request (a forged cursor) says what was wrong.
+ */
+function refuseListing(request: FastifyRequest, reply: FastifyReply, failure: Failure | null): FastifyReply {
+  if (failure !== null && (failure.code === 'validation_failed' || failure.code === 'invalid_cursor'))
+    return sendFailure(request, reply, { code: failure.code, title: 'This page cannot be shown', message: failure.message })
+  // The title of the app's own 404, so an owner that does not exist reads like any unknown page.
+  return sendFailure(request, reply, {
+    code: 'not_found',
+    title: 'Page not found',
+    message: request.session
+      ? 'There is nothing here, or it is not shared with you.'
+      : 'There is nothing here, or it is private: sign in with an account that belongs to it.',
+  })
+}
+
+/** A share link that opens nothing (unknown, revoked, expired): the same 404 as a missing artifact. */
+function refuseShareLink(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendFailure(request, reply, {
+    code: 'not_found',
+    title: 'Not found',
+    message: 'There is no artifact here: the link may have been revoked or may have expired. Ask whoever sent it for a new one.',
+  })
+}
+
+/**
+ * Headers of everything under `/s/:token`: the URL is a secret, so nothing may store the answer
+ * (the one caching rule's secret URL; refusals are never stored either) and no search engine may
+ * list it. (No link followed from it carries it in a Referer: see `@quire/web-http`, secret-urls.ts.)
+ */
+function secretUrlHeaders(reply: FastifyReply): void {
+  applyContentCaching(reply, { secretUrl: true })
+  reply.header('x-robots-tag', 'noindex')
+}
+
+/** What a live share link opened: the artifact, the version read, the link's role and secret. */
+interface Shared {
+  readonly artifact: Artifact
+  readonly read: ContentRead
+  readonly role: 'viewer' | 'editor'
+  readonly token: string
+}
+
+/**
+ * The artifact a share link opens, with the link's role, and the version asked for. Anything but
+ * a live share link (an API key pasted into the URL, a revoked or expired link) opens nothing.
+ */
+async function loadShared(
+  runtime: Runtime,
+  refusedSecrets: AuthFailureLimiter | null,
+  request: FastifyRequest<{ Params: { token: string } }>,
+  reply: FastifyReply,
+): Promise<Shared | null> {
+  const refused = (): null => {
+    refuseShareLink(request, reply)
+    return null
+  }
+  // A secret that matched nothing counts against the address (429 past its budget).
+  const missed = async (failure: Failure): Promise<null> => {
+    await refuseMissedSecret(refusedSecrets, request, failure, () => refuseShareLink(request, reply))
+    return null
+  }
+  const { token } = request.params
+  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return missed({ code: 'invalid_token', message: 'Not a share link.' })
+  const version = versionOf(request.query)
+  if (version === null) {
+    refuseVersion(request, reply)
+    return null
+  }
+  const caller = tokenCaller(request, token)
+  const principal = await identify(runtime.deps, caller)
+  if (!principal.ok && principal.error.code === 'invalid_token') return missed(principal.error)
+  if (!principal.ok || principal.value.kind !== 'share_link') return refused()
+  const artifact = await getArtifact(runtime.deps, caller, { id: principal.value.artifactId })
+  if (!artifact.ok) return refused()
+  const read = await getContent(runtime.deps, caller, { artifactId: artifact.value.id, version })
+  if (!read.ok) {
+    if (read.error.code !== 'not_found' || version === undefined) return refused()
+    sendFailure(request, reply, { code: 'not_found', title: 'No such version', message: read.error.message })
+    return null
+  }
+  return { artifact: artifact.value, read: read.value, role: principal.value.role, token }
+}
+
+/** `/:owner` (a namespace's projects), `/:owner/:project` (a project's artifacts), `/s/:token` (a share link). */
+export function registerBrowseRoutes(
+  app: FastifyInstance,
+  options: {
+    runtime: Runtime
+    webUrl: string
+    documents: DocumentPages
+    /** Counts share links that match nothing per client address (null: not counted). */
+    refusedSecrets: AuthFailureLimiter | null
+  },
+): void {
+  const { runtime, webUrl, documents, refusedSecrets } = options
+
+  app.get<{ Params: { token: string } }>('/s/:token', async (request, reply) => {
+    secretUrlHeaders(reply)
+    const loaded = await loadShared(runtime, refusedSecrets, request, reply)
+    if (loaded === null) return reply
+    const { artifact, read, role, token } = loaded
+    return documents(reply, read, { artifact, webUrl, visitor: visitorOf(request), shareLink: { token, role } })
+  })
+
+  app.get<{ Params: { token: string } }>('/s/:token/raw', async (request, reply) => {
+    secretUrlHeaders(reply)
+    const loaded = await loadShared(runtime, refusedSecrets, request, reply)
+    if (loaded === null) return reply
+    return sendRawContent(reply, loaded.read)
+  })
+
+  app.get<{ Params: { owner: string } }>('/:owner', async (request, reply) => {
+    const caller = webCaller(request)
+    const cursor = cursorOf(request.query)
+    const listing = await browseNamespace(runtime.deps, caller, { owner: request.params.owner }, page(cursor))
+    if (!listing.ok) return refuseListing(request, reply, listing.error)
+    const { owner, artifacts } = listing.value
+    // A member sees the namespace's projects (and its recent artifacts); anyone else its public artifacts.
+    const projects = owner.member ? await listWorkspaceProjects(runtime.deps, caller, owner.member.workspaceId, page(cursor)) : null
+    if (projects && !projects.ok) return refuseListing(request, reply, projects.error)
+    return sendListing(
+      reply,
+      ownerPage({ owner, projects: projects?.value ?? null, artifacts, cursor, visitor: visitorOf(request) }),
+      owner.member === null,
+    )
+  })
+
+  app.get<{ Params: { owner: string; project: string } }>('/:owner/:project', async (request, reply) => {
+    const cursor = cursorOf(request.query)
+    const { owner, project: projectSlug } = request.params
+    const listing = await browseNamespace(runtime.deps, webCaller(request), { owner, projectSlug }, page(cursor))
+    if (!listing.ok) return refuseListing(request, reply, listing.error)
+    const { project, artifacts } = listing.value
+    if (project === null) return refuseListing(request, reply, null)
+    return sendListing(
+      reply,
+      projectPage({ owner: listing.value.owner, project, artifacts, cursor, visitor: visitorOf(request), notice: noticeOf(request.query) }),
+      listing.value.owner.member === null,
+    )
+  })
+}
+
+/** The query of one listing page. */
+function page(cursor: string | undefined): { limit: number; cursor?: string } {
+  return { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) }
+}
+
+/**
+ * A listing page. What a member sees depends on who asks, so no cache keeps it; a visitor's
+ * listing of public artifacts is the same for every visitor, but a change of access must show at
+ * once, so it is only revalidated.
+ */
+function sendListing(reply: FastifyReply, page: string, publicListing: boolean): FastifyReply {
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('cache-control', publicListing ? 'private, no-cache' : 'private, no-store')
+    .send(page)
+}

@@ -1,0 +1,52 @@
+import { checkHealth, listMyArtifacts, listMyProjects, listWorkspaces } from '@quire/core'
+import { type DashboardView, signedInHome, signedOutHome, stylesheet, stylesheetPath } from '@quire/pages'
+import type { Runtime } from '@quire/server'
+import { sendProblem, webCaller } from '@quire/web-http'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+
+/** How many rows each list of the signed-in home shows. */
+const OVERVIEW_SIZE = 10
+
+/**
+ * The signed-in person's workspaces, projects and recently changed artifacts, through the same
+ * use-cases as the API (first page of each); null if any is refused, so the page still shows.
+ */
+async function overviewOf(runtime: Runtime, request: FastifyRequest): Promise<DashboardView | null> {
+  const caller = webCaller(request)
+  const [workspaces, projects, artifacts] = await Promise.all([
+    listWorkspaces(runtime.deps, caller, { limit: OVERVIEW_SIZE }),
+    listMyProjects(runtime.deps, caller, { limit: OVERVIEW_SIZE }),
+    listMyArtifacts(runtime.deps, caller, { limit: OVERVIEW_SIZE }),
+  ])
+  if (!workspaces.ok || !projects.ok || !artifacts.ok) return null
+  // The list is newest first by creation; "recently changed" reads best by last change.
+  const recent = [...artifacts.value.items].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+  return { workspaces: workspaces.value, projects: projects.value, artifacts: { ...artifacts.value, items: recent } }
+}
+
+/** The front page, the stylesheet every page links, and the load balancer's probe. */
+export function registerHomeRoutes(app: FastifyInstance, options: { runtime: Runtime; apiUrl: string | null; devSignIn: boolean }): void {
+  app.get('/', async (request, reply) => {
+    const page = request.session
+      ? signedInHome({
+          user: request.session.user,
+          csrfToken: request.session.csrfToken,
+          apiUrl: options.apiUrl,
+          overview: await overviewOf(options.runtime, request),
+        })
+      : signedOutHome(options)
+    // The page shows who is signed in and carries a CSRF token: never cached.
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page)
+  })
+
+  app.get(stylesheetPath, { config: { session: false } }, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').send(stylesheet),
+  )
+
+  // As the API's: 200 when the database answers, else a 503 problem.
+  app.get('/health', { config: { session: false } }, async (_request, reply) => {
+    const health = await checkHealth(options.runtime.deps)
+    if (health.ok) return reply.header('cache-control', 'no-store').send(health.value)
+    return sendProblem(reply, health.error.code, health.error.message)
+  })
+}

@@ -1,0 +1,105 @@
+import { type ArtifactPermissionAction, type ArtifactPermissions, type Failure, getArtifactPermissions } from '@quire/core'
+import type { FieldErrors, Visitor } from '@quire/pages'
+import type { Runtime } from '@quire/server'
+import { sendFailure, visitorFrom, webCaller } from '@quire/web-http'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { type PathRequest, refuseArtifact } from './artifact-http.ts'
+
+/**
+ * What the owner's forms share: sign-in first, the artifact of the path with what the person may
+ * do with it (the one policy, through `getArtifactPermissions`), the form's fields, and the answers.
+ */
+
+/** The artifact of the path as the caller may read it, and what else the caller may do; null once refused. */
+export async function loadPermissions(runtime: Runtime, request: PathRequest, reply: FastifyReply): Promise<ArtifactPermissions | null> {
+  const { owner, project, slug } = request.params
+  const result = await getArtifactPermissions(runtime.deps, webCaller(request), { owner, projectSlug: project, slug })
+  if (result.ok) return result.value
+  refuseArtifact(request, reply, result.error)
+  return null
+}
+
+/** A refusal of an owner's action, with the failure its operation answers (404 for what the person cannot see, 403…). */
+export function refuseAction(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply {
+  if (failure.code === 'not_found') return refuseArtifact(request, reply, failure)
+  return sendFailure(request, reply, { code: failure.code, title: 'You cannot do this here', message: failure.message })
+}
+
+/** The signed-in person on a form's page or post: who the header names, and the token the forms send back. */
+export interface Person {
+  readonly visitor: Visitor
+  readonly csrfToken: string
+}
+
+/** Who may act, and the artifact with what they may do with it. */
+export interface Permitted {
+  readonly person: Person
+  readonly permissions: ArtifactPermissions
+}
+
+/**
+ * The artifact of the path, when the signed-in person may take `action` on it; else null, once
+ * answered: a signed-out person opening a page goes to sign in and comes back, any other refusal
+ * is the one the action's operation gives.
+ */
+export async function permitted(
+  runtime: Runtime,
+  request: PathRequest,
+  reply: FastifyReply,
+  action: ArtifactPermissionAction,
+): Promise<Permitted | null> {
+  const session = request.session
+  if (session === null) {
+    // A page sends the person to sign in first; a post without a session is answered as the
+    // operation answers anonymous callers (nothing to return to).
+    if (request.method === 'GET') {
+      reply.redirect(`/login?return_to=${encodeURIComponent(request.url)}`, 303)
+      return null
+    }
+  }
+  const permissions = await loadPermissions(runtime, request, reply)
+  if (permissions === null) return null
+  const refusal = permissions.refusals[action]
+  if (refusal) {
+    refuseAction(request, reply, refusal)
+    return null
+  }
+  if (session === null) {
+    // Only reachable when the policy lets anonymous callers act, which it never does for these actions.
+    refuseAction(request, reply, { code: 'unauthenticated', message: 'Sign in first.' })
+    return null
+  }
+  return {
+    person: { visitor: visitorFrom(session), csrfToken: session.csrfToken },
+    permissions,
+  }
+}
+
+/** A form's fields as the body parser gave them: one string per name (a repeated name counts as absent). */
+export function formOf(request: FastifyRequest): (name: string) => string | undefined {
+  const body = (request.body ?? {}) as Record<string, unknown>
+  return (name) => {
+    const value = Object.hasOwn(body, name) ? body[name] : undefined
+    return typeof value === 'string' ? value : undefined
+  }
+}
+
+/**
+ * A failed operation's field errors, by the form field each names (`/body/viewerEmails/3` →
+ * `viewerEmails`), in the words the operation used; several on one field are joined.
+ */
+export function fieldErrorsOf(failure: Failure, fieldOf: (property: string) => string | null = (p) => p): FieldErrors {
+  const errors: Record<string, string> = {}
+  for (const { path, message } of failure.errors ?? []) {
+    const [, part, property] = path.split('/')
+    const field = part === 'body' && property ? fieldOf(property) : null
+    if (field === null) continue
+    errors[field] = errors[field] ? `${errors[field]}; ${message}` : message
+  }
+  return errors
+}
+
+/** Form pages carry the person's CSRF token and unsaved text: nothing may keep them. */
+export function sendFormPage(reply: FastifyReply, status: number, page: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page)
+}

@@ -1,0 +1,15 @@
+/**
+ * The web app's URLs that carry a secret: a share link (`/s/<token>…`), a user code
+ * (`/agent/claim?user_code=`), an OAuth authorization request (its `state` and PKCE challenge), the
+ * sign-in callback (the provider's code), `/login?return_to=` (which may carry any of these) and the
+ * development provider's interaction pages (their id). Whatever answers them (a page, a refusal, a
+ * redirect) sends no Referer: the one header says `no-referrer`, and no page carries a
+ * `<meta name="referrer">` that would override it (`@quire/pages`, layout.ts).
+ */
+const secretBearing = /^\/(?:s\/|agent\/claim\/?$|oauth2\/authorize\/?$|auth\/callback\/?$|login\/?$|dev-oidc\/interaction\/)/
+
+/** Whether a request URL (path and query) carries a secret. */
+export function carriesSecret(url: string): boolean {
+  const query = url.indexOf('?')
+  return secretBearing.test(query === -1 ? url : url.slice(0, query))
+}

@@ -44,8 +44,8 @@ export const allowedDependencies: Record<string, readonly string[]> = {
  */
 const testHarness = '@quire/testing'
 
-/** Files allowed to read process.env: the apps' env.ts, the CLI's config, and the test harness (the run's settings). */
-const envReaders = [/^apps\/[^/]+\/src\/env\.ts$/, /^packages\/cli\/src\/config\.ts$/, /^packages\/testing\/src\//]
+/** Files allowed to read process.env: the apps' env.ts, the CLI's config, and the test harness's env.ts (the run's settings). */
+const envReaders = [/^apps\/[^/]+\/src\/env\.ts$/, /^packages\/cli\/src\/config\.ts$/, /^packages\/testing\/src\/env\.ts$/]
 
 /** The build configuration at the root, which every package's extends: it may depend on nothing in the workspace. */
 const rootBuildConfiguration = ['tsconfig.base.json', 'tsconfig.build.json', 'biome.json']

@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { finishTestRun, prepareTestRun, type TestEngine, type TestRun } from '@quire/storage/testing'
+import { finishTestRun, prepareTestRun, type TestRun } from '@quire/storage/testing'
 import './test-database.ts'
 import type { TestProject } from 'vitest/node'
+import { pgAdminUrl, testEngines } from './env.ts'
 import { guardProcesses } from './process-guard.ts'
 
 /**
@@ -14,12 +15,12 @@ import { guardProcesses } from './process-guard.ts'
  */
 export async function setup(project: TestProject) {
   const finishProcesses = await guardProcesses()
-  const engines = (process.env.QUIRE_TEST_ENGINES ?? 'pglite,postgres').split(',').filter(Boolean) as TestEngine[]
+  const engines = testEngines()
   const dir = await mkdtemp(join(tmpdir(), 'quire-test-'))
   let run: TestRun
   try {
     run = await prepareTestRun({
-      pgAdminUrl: process.env.QUIRE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      pgAdminUrl: pgAdminUrl(),
       snapshotPath: join(dir, 'pglite-snapshot.tar'),
       engines,
     })

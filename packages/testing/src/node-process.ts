@@ -1,3 +1,4 @@
+import { minimalEnv } from './env.ts'
 import { signalGroup, spawnTracked, type WatchedChild, watch } from './processes.ts'
 import { type Exit, untilExit, waitBudgetMs } from './waits.ts'
 
@@ -52,9 +53,7 @@ export function spawnProcess(
 ): NodeProcess {
   const child = spawnTracked(program, args, {
     env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+      ...minimalEnv(),
       ...env,
     },
     ...(options.cwd ? { cwd: options.cwd } : {}),

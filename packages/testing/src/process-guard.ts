@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import type { Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { minimalEnv, setEnvVariable } from './env.ts'
 import { killLeftovers, ownGroup, runDirVariable } from './process-records.ts'
 
 const guardianScript = join(import.meta.dirname, 'process-guardian.ts')
@@ -20,11 +21,11 @@ export async function guardProcesses(): Promise<() => Promise<void>> {
   const guardian = spawn(process.execPath, [guardianScript, dir, String(exceptGroup ?? '')], {
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
-    env: { PATH: process.env.PATH ?? '' },
+    env: minimalEnv(),
   })
   guardian.unref()
   ;(guardian.stdin as unknown as Socket | null)?.unref()
-  process.env[runDirVariable] = dir
+  setEnvVariable(runDirVariable, dir)
 
   return async () => {
     const left = await killLeftovers(dir, exceptGroup)

@@ -1,4 +1,5 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
+import { envVariable, inheritedEnv } from './env.ts'
 import { groupAlive, groupLeadingChildren, killGroup, processAlive, recordGroup, runDirVariable } from './process-records.ts'
 import { type Exit, untilExit, type Watched } from './waits.ts'
 
@@ -29,7 +30,7 @@ const tracked = new Map<number, Tracked>()
  */
 export function trackGroup(pgid: number, command: string, exited: Promise<unknown>): void {
   if (tracked.has(pgid)) return
-  const dir = process.env[runDirVariable]
+  const dir = envVariable(runDirVariable)
   const forget = dir ? recordGroup(dir, pgid, command) : () => {}
   const gone = exited.then(async () => {
     // What the leader started dies with it, before the record goes.
@@ -50,11 +51,11 @@ export function trackChild(child: ChildProcess, command: string): void {
 
 /** `spawn`, as the leader of a new process group, tracked (see above). */
 export function spawnTracked(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
-  const dir = process.env[runDirVariable]
+  const dir = envVariable(runDirVariable)
   const child = spawn(command, args, {
     ...options,
     // The run's variable even in an environment built from scratch: /proc then tells whose it is.
-    env: { ...(options.env ?? process.env), ...(dir ? { [runDirVariable]: dir } : {}) },
+    env: { ...(options.env ?? inheritedEnv()), ...(dir ? { [runDirVariable]: dir } : {}) },
     detached: true,
   })
   trackChild(child, [command, ...args].join(' '))

@@ -1,5 +1,6 @@
 import { freshTestDatabase, type TestDatabase, type TestEngine, type TestRun } from '@quire/storage/testing'
 import { inject } from 'vitest'
+import { projectEngine } from './env.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -8,7 +9,7 @@ declare module 'vitest' {
 }
 
 /** The engine of the running project (`<name>:pglite` or `<name>:postgres`). */
-export const testEngine = (process.env.QUIRE_TEST_ENGINE ?? 'pglite') as TestEngine
+export const testEngine: TestEngine = projectEngine()
 
 /** A fresh migrated database of this project's engine, private to the calling test file. */
 export function testDatabase(options: { poolSize?: number; empty?: boolean } = {}): Promise<TestDatabase> {

@@ -1,5 +1,5 @@
 import { appendVersion, createArtifact, createProject, issueOperatorToken, sha256Hex } from '@quire/core'
-import { createRuntime, readEnv } from '@quire/server'
+import { createRuntime, readEnv } from '@quire/runtime'
 import type { TestDatabase } from '@quire/storage/testing'
 import { sql } from 'kysely'
 

@@ -5,7 +5,7 @@ import { importSpecifiers } from './imports.ts'
 /**
  * The direction of imports (DESIGN "Packages and the direction of imports"): each workspace
  * package may depend on the packages listed, and nothing else in the workspace. Apps may use
- * any package but no app, without exception (both run on `@quire/server`); no package may use an app.
+ * any package but no app, without exception (both run on `@quire/runtime`); no package may use an app.
  */
 export const allowedDependencies: Record<string, readonly string[]> = {
   '@quire/core': [],
@@ -16,19 +16,23 @@ export const allowedDependencies: Record<string, readonly string[]> = {
   // The CLI serves the MCP tools over stdio (`quire mcp`), bundled in like the client.
   '@quire/cli': ['@quire/core', '@quire/client', '@quire/mcp'],
   '@quire/mcp': ['@quire/core', '@quire/authz', '@quire/client'],
-  // The server runtime both apps run on (private): the composition root wires the stores.
-  '@quire/server': ['@quire/core', '@quire/authz', '@quire/storage', '@quire/agent-auth'],
+  // What both apps run on (private), bottom to top: the composition root that wires the stores,
+  // the HTTP edge both answer with, and the REST app.
+  '@quire/runtime': ['@quire/core', '@quire/authz', '@quire/storage', '@quire/agent-auth'],
+  '@quire/http-edge': ['@quire/core', '@quire/storage', '@quire/runtime'],
+  '@quire/rest': ['@quire/core', '@quire/runtime', '@quire/http-edge'],
   // The test harness (private), above the product: test databases, fixtures made through the use-cases.
   '@quire/testing': ['@quire/core', '@quire/storage'],
   // The web app as packages (private), bottom to top: the renderer, the pages, how a request is
   // taken, sign-in, and the site that composes them; apps/web only configures and starts it.
   '@quire/render': ['@quire/core'],
   '@quire/pages': ['@quire/core', '@quire/render', '@quire/agent-auth'],
-  '@quire/web-http': ['@quire/core', '@quire/server', '@quire/pages'],
-  '@quire/sign-in': ['@quire/core', '@quire/server', '@quire/agent-auth', '@quire/pages', '@quire/web-http'],
+  '@quire/web-http': ['@quire/core', '@quire/runtime', '@quire/http-edge', '@quire/pages'],
+  '@quire/sign-in': ['@quire/core', '@quire/runtime', '@quire/agent-auth', '@quire/pages', '@quire/web-http'],
   '@quire/site': [
     '@quire/core',
-    '@quire/server',
+    '@quire/runtime',
+    '@quire/http-edge',
     '@quire/agent-auth',
     '@quire/mcp',
     '@quire/render',

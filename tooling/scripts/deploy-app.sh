@@ -2,7 +2,7 @@
 # Makes the standalone folder of one app: `tooling/scripts/deploy-app.sh <api|web> <target-dir>`.
 #
 # The folder runs with `node dist/main.js` from anywhere (no repository beside it): the app's
-# dist, its production dependencies only, and the workspace packages it uses (@quire/server,
+# dist, its production dependencies only, and the workspace packages it uses (@quire/runtime,
 # @quire/core, @quire/storage, …) copied in as real directories with their built dist (each
 # package's `files`). Plain node resolves their `import` export condition, dist; the `source`
 # condition (src) is for the repository's tests only.
@@ -27,7 +27,7 @@ if [ -z "$target" ]; then
 fi
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-for built in "apps/$app/dist/main.js" packages/server/dist/index.js packages/storage/dist/index.js packages/core/dist/index.js; do
+for built in "apps/$app/dist/main.js" packages/runtime/dist/index.js packages/http-edge/dist/index.js packages/rest/dist/index.js packages/storage/dist/index.js packages/core/dist/index.js; do
   if [ ! -f "$root/$built" ]; then
     echo "deploy-app: $built is missing; build first: pnpm exec turbo run build --filter=@quire/$app..." >&2
     exit 1

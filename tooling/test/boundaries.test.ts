@@ -53,11 +53,11 @@ describe('the package boundary check', () => {
     ])
   })
 
-  it('lets no app depend on another, the web app included: both run on @quire/server', () => {
+  it('lets no app depend on another, the web app included: both run on @quire/runtime', () => {
     const root = workspace({
       'apps/api': {},
-      'apps/web': { deps: ['@quire/api', '@quire/server'] },
-      'packages/server': {},
+      'apps/web': { deps: ['@quire/api', '@quire/runtime'] },
+      'packages/runtime': {},
     })
     expect(checkBoundaries(root)).toEqual(['@quire/web depends on the app @quire/api: nothing may depend on an app.'])
   })

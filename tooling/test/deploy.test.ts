@@ -31,9 +31,21 @@ const builtFiles = [
   'apps/api/dist/main.js',
   'apps/api/dist/admin.js',
   'apps/web/dist/main.js',
-  ...['server', 'core', 'storage', 'authz', 'agent-auth', 'mcp', 'render', 'pages', 'web-http', 'sign-in', 'site'].map(
-    (p) => `packages/${p}/dist/index.js`,
-  ),
+  ...[
+    'runtime',
+    'http-edge',
+    'rest',
+    'core',
+    'storage',
+    'authz',
+    'agent-auth',
+    'mcp',
+    'render',
+    'pages',
+    'web-http',
+    'sign-in',
+    'site',
+  ].map((p) => `packages/${p}/dist/index.js`),
 ]
 
 const inside = (dir: string, path: string) => path === dir || path.startsWith(dir + sep)
@@ -131,7 +143,7 @@ async function deployed(app: App): Promise<string> {
   expect(devDependencies.length).toBeGreaterThan(0)
   expect(devDependencies.filter((name) => existsSync(join(target, 'node_modules', name)))).toEqual([])
   // Workspace packages are real directories with their dist.
-  for (const pkg of ['server', 'core', 'storage']) {
+  for (const pkg of ['runtime', 'http-edge', 'rest', 'core', 'storage']) {
     const real = realpathSync(join(target, 'node_modules/@quire', pkg))
     expect(inside(realpathSync(target), real)).toBe(true)
     expect(existsSync(join(real, 'dist/index.js')), `@quire/${pkg}/dist/index.js`).toBe(true)

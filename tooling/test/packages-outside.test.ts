@@ -241,7 +241,7 @@ describe('the published packages, installed with npm outside the workspace', { t
     // client moves the MCP package's range, see .changeset/config.json), met by the tarball installed here.
     const mcp = manifests.get('@quire/mcp')
     expect(mcp?.dependencies?.['@quire/client']).toBe(`^${manifests.get('@quire/client')?.version}`)
-    expect(existsSync(join(project, 'node_modules/@quire/server'))).toBe(false)
+    expect(existsSync(join(project, 'node_modules/@quire/runtime'))).toBe(false)
   })
 
   it('loads every entry point of every package on this Node', async () => {

@@ -1,5 +1,5 @@
 import { isScope, type Plan, plans, type Scope, scopes } from '@quire/core'
-import { runOperatorCommand } from '@quire/server'
+import { runOperatorCommand } from '@quire/runtime'
 import { DatabaseInUseError } from '@quire/storage'
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'

@@ -1,4 +1,6 @@
-import { buildApp, edgeOptions, operatorSocketPath, startAuditPruning, startOperatorSocket, startRuntime } from '@quire/server'
+import { edgeOptions } from '@quire/http-edge'
+import { buildApp } from '@quire/rest'
+import { operatorSocketPath, startAuditPruning, startOperatorSocket, startRuntime } from '@quire/runtime'
 import { readEnv } from './env.ts'
 
 const env = readEnv()

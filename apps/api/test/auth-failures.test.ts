@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { buildApp, edgeOptions, readEnv } from '@quire/server'
+import { edgeOptions } from '@quire/http-edge'
+import { buildApp } from '@quire/rest'
+import { readEnv } from '@quire/runtime'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { Redis } from 'ioredis'
 import { sql } from 'kysely'

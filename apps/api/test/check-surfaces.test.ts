@@ -4,16 +4,22 @@
  * For each operation id: a Fastify route with its method and path on the built API, the OpenAPI
  * operation with that id at that path and method, a client method (`client.ops.<id>`) that sends
  * exactly that request, and, for each surface made of entry points (CLI commands, MCP tools), at least one entry calling it or an explicit `hidden` entry with its
- * reason, never both, and nothing declared for an operation the table no longer has. Every
- * failure is one line naming the operation and the surface.
+ * reason, never both, and nothing declared for an operation the table no longer has. The web
+ * app's pages and forms are such a surface too: what they run is read from their source (each
+ * `operate(runtime, request, '<operation>', …)` and each use-case of core named like an operation),
+ * what they leave out from `hiddenOperations` of @quire/site. Every failure is one line naming the
+ * operation and the surface.
  *
  * Adding a surface of entry points is one more row of `declaredSurfaces`: its entries (name,
  * operation, where its inputs go) and its `hidden` record.
  */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { commands, hiddenOf, operationCommands } from '@quire/cli'
 import { createClient } from '@quire/client'
 import { type OperationSpec, operations } from '@quire/core'
 import { hiddenOperations as mcpHidden, tools } from '@quire/mcp'
+import { hiddenOperations as webHidden } from '@quire/site'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -84,8 +90,46 @@ const mcpSurface: DeclaredSurface = {
   hidden: mcpHidden,
 }
 
+/** Every source file of a folder, by path relative to it. */
+function sourcesIn(dir: string): Map<string, string> {
+  const found = new Map<string, string>()
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' }))
+    if (entry.endsWith('.ts')) found.set(entry, readFileSync(join(dir, entry), 'utf8'))
+  return found
+}
+
+/**
+ * The operations the web app's pages and forms run, read from their source: `operate(runtime,
+ * request, '<id>'` and use-cases imported from @quire/core under an operation's name
+ * (`getArtifact`, `listVersions`). Entries are named by file; inputs are the page's own.
+ */
+function webEntries(sources: ReadonlyMap<string, string>): Entry[] {
+  const ids = new Set(Object.keys(operations))
+  const entries: Entry[] = []
+  for (const [file, text] of sources) {
+    const run = new Set<string>()
+    for (const match of text.matchAll(/\boperate\(\s*[\w.]+,\s*\w+,\s*'(\w+)'/g)) run.add(match[1] as string)
+    for (const match of text.matchAll(/import (type )?\{([^}]*)\} from '@quire\/core'/g))
+      for (const name of match[1] ? [] : (match[2] as string).split(',').map((n) => n.trim()))
+        if (!name.startsWith('type ') && ids.has(name) && new RegExp(`\\b${name}\\(`).test(text)) run.add(name)
+    for (const operation of run)
+      entries.push({
+        name: `packages/site/src/${file}`,
+        operation,
+        inputs: null,
+        readOnly: ids.has(operation) ? operations[operation as keyof typeof operations].hints.readOnly : true,
+      })
+  }
+  return entries
+}
+
+const webSources = sourcesIn(join(import.meta.dirname, '../../../packages/site/src'))
+
+/** The web app's pages and forms: each operation they run, and those they leave out on purpose. */
+const webSurface: DeclaredSurface = { name: 'web page', entries: webEntries(webSources), hidden: webHidden }
+
 /** The surfaces of entry points. */
-const declaredSurfaces: readonly DeclaredSurface[] = [cliSurface, mcpSurface]
+const declaredSurfaces: readonly DeclaredSurface[] = [cliSurface, mcpSurface, webSurface]
 
 /** What the checks look at: the built app, its OpenAPI document, the typed client's methods. */
 interface Observed {
@@ -296,6 +340,25 @@ describe('check-surfaces names what is missing', () => {
       'surfaceProbe: OpenAPI: no operation with this operationId (want GET /api/surface-probes/{probeId})',
       'surfaceProbe: client: no method client.ops.surfaceProbe',
       ...declaredSurfaces.map((s) => `surfaceProbe: ${s.name}: none calls it, and it is not listed as hidden (with a reason)`),
+    ])
+    expect(declaredSurfaces.map((s) => s.name)).toEqual(['CLI command', 'MCP tool', 'web page'])
+  })
+
+  it('reads what a web page runs from its source: a form through operate(), a page through a use-case of core', () => {
+    const sources = new Map([
+      ['routes/probe.ts', "const r = await operate(runtime, request, 'revokeAgent', { params })\n"],
+      [
+        'routes/read.ts',
+        "import { getContent, type ContentRead, listVersions } from '@quire/core'\nawait getContent(deps, caller, input)\n",
+      ],
+    ])
+    expect(webEntries(sources).map((e) => `${e.name} ${e.operation}`)).toEqual([
+      'packages/site/src/routes/probe.ts revokeAgent',
+      'packages/site/src/routes/read.ts getContent',
+    ])
+    const hidden: DeclaredSurface = { name: 'web page', entries: webEntries(sources), hidden: { revokeAgent: 'no reason to' } }
+    expect(declaredProblems({ revokeAgent: operations.revokeAgent, getContent: operations.getContent }, hidden)).toEqual([
+      'revokeAgent: web page: listed as hidden ("no reason to") yet packages/site/src/routes/probe.ts calls it',
     ])
   })
 

@@ -18,7 +18,7 @@
  * document says the body is optional. The cases are the same on every run (fixed seeds).
  */
 import { type OperationId, operationIds } from '@quire/core'
-import { httpStatusOf } from '@quire/server'
+import { httpStatusOf } from '@quire/http-edge'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { engine, startTestApi, type TestApi } from './helper.ts'

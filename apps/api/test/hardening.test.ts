@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
-import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/server'
+import { edgeOptions } from '@quire/http-edge'
+import { buildApp } from '@quire/rest'
+import { createRuntime, type Runtime, readEnv } from '@quire/runtime'
 import { openDatabase, postgresRateLimitStore } from '@quire/storage'
 import { timeoutFor, until } from '@quire/testing/waits'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'

@@ -1,5 +1,7 @@
 import { type Clock, issueOperatorToken, type Scope } from '@quire/core'
-import { buildApp, createRuntime, edgeOptions, type Runtime, readEnv } from '@quire/server'
+import { edgeOptions } from '@quire/http-edge'
+import { buildApp } from '@quire/rest'
+import { createRuntime, type Runtime, readEnv } from '@quire/runtime'
 import { oauthTokensFor as oauthTokensForDeps } from '@quire/testing/oauth-tokens'
 import { testDatabase, testEngine } from '@quire/testing/test-database'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'

@@ -1,5 +1,5 @@
 import { type AuditPruner, type Clock, setWorkspacePlan } from '@quire/core'
-import { type AuditPruning, type PruneLog, startAuditPruning } from '@quire/server'
+import { type AuditPruning, type PruneLog, startAuditPruning } from '@quire/runtime'
 import { timeoutFor, until } from '@quire/testing/waits'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { engine, startTestApi, type TestApi } from './helper.ts'

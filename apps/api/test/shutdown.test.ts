@@ -1,6 +1,6 @@
 import { Agent, type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http'
 import { type AddressInfo, connect } from 'node:net'
-import { readEnv } from '@quire/server'
+import { readEnv } from '@quire/runtime'
 import { timeoutFor, until, untilExit } from '@quire/testing/waits'
 import { afterEach, describe, expect, it } from 'vitest'
 import { engine, seedArtifact, startTestApi, type TestApi } from './helper.ts'

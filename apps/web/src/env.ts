@@ -1,11 +1,11 @@
-import { ConfigurationError, type Env as RuntimeEnv, readEnv as readRuntimeEnv, readSettings } from '@quire/server'
+import { ConfigurationError, type Env as RuntimeEnv, readEnv as readRuntimeEnv, readSettings } from '@quire/runtime'
 import { devProviderInProduction } from '@quire/sign-in'
 import { type Static, Type } from 'typebox'
 
 /**
  * Every setting the web app reads from its environment, with defaults. The only reader of
  * process.env in this app. The database and the runtime's other settings are the API's (the same
- * variables, read by `readEnv` from `@quire/server`): both apps run on one composition.
+ * variables, read by `readEnv` from `@quire/runtime`): both apps run on one composition.
  */
 export const WebEnv = Type.Object({
   WEB_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),

@@ -1,4 +1,4 @@
-import { createRuntime, settingsOrExit } from '@quire/server'
+import { createRuntime, settingsOrExit } from '@quire/runtime'
 import { buildWebApp } from '@quire/site'
 import { readServerEnv } from './env.ts'
 import { closeOnSignals } from './lifecycle.ts'

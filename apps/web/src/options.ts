@@ -1,4 +1,5 @@
-import { type Env, edgeOptions } from '@quire/server'
+import { edgeOptions } from '@quire/http-edge'
+import type { Env } from '@quire/runtime'
 import type { WebAppOptions } from '@quire/site'
 import type { WebEnv } from './env.ts'
 

@@ -1,12 +1,6 @@
-import {
-  buildApp,
-  edgeOptions,
-  operatorSocketPath,
-  settingsOrExit,
-  startAuditPruning,
-  startOperatorSocket,
-  startRuntime,
-} from '@quire/server'
+import { edgeOptions } from '@quire/http-edge'
+import { buildApp } from '@quire/rest'
+import { operatorSocketPath, settingsOrExit, startAuditPruning, startOperatorSocket, startRuntime } from '@quire/runtime'
 import { buildWebApp } from '@quire/site'
 import { readServerEnv } from './env.ts'
 import { closeOnSignals } from './lifecycle.ts'

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { ConfigurationError, createRuntime, type Runtime, readEnv } from '@quire/server'
+import { ConfigurationError, createRuntime, type Runtime, readEnv } from '@quire/runtime'
 import { createDevProvider, DevProviderRefused } from '@quire/sign-in'
 import { buildWebApp } from '@quire/site'
 import { killAllNodeProcesses, spawnNode } from '@quire/testing/node-process'

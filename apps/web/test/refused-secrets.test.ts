@@ -6,7 +6,7 @@
  * process counts the one budget.
  */
 import { randomBytes } from 'node:crypto'
-import { defaultRateLimit, type RateLimitSettings } from '@quire/server'
+import { defaultRateLimit, type RateLimitSettings } from '@quire/http-edge'
 import { buildWebApp } from '@quire/site'
 import { testEngine } from '@quire/testing/test-database'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'

@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody'
-import { countersFor, defaultRateLimit, type RateLimitSettings, type Runtime, requestIdOf, sharedCounterOptions } from '@quire/server'
+import { countersFor, defaultRateLimit, type RateLimitSettings, requestIdOf, sharedCounterOptions } from '@quire/http-edge'
+import type { Runtime } from '@quire/runtime'
 import {
   createDevProvider,
   type DevProvider,

@@ -5,3 +5,4 @@
  * It reads no environment: apps/web turns its settings into `WebAppOptions`.
  */
 export { buildWebApp, type WebAppOptions } from './app.ts'
+export { hiddenOperations } from './hidden-operations.ts'

@@ -12,7 +12,7 @@ import {
   operations,
   type Result,
 } from '@quire/core'
-import type { Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import { webCaller } from '@quire/web-http'
 import type { FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'

@@ -1,6 +1,6 @@
 import type { ErrorCode, OAuthErrorCode } from '@quire/core'
+import { failureFromError, httpStatusOf, problemBody, problemMediaType } from '@quire/http-edge'
 import { errorPage } from '@quire/pages'
-import { failureFromError, httpStatusOf, problemBody, problemMediaType } from '@quire/server'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { TooManyRequests } from './rate-limit.ts'
 import { visitorOf } from './web-caller.ts'

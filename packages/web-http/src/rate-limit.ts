@@ -28,7 +28,7 @@ export class TooManyRequests extends Error {
 
 /**
  * Routes opt in with `config: { rateLimit: webRateLimits.… }`; without this plugin (RATE_LIMIT_ENABLED=false) they are unlimited.
- * `shared`: the store options of `sharedCounterOptions` (@quire/server), none for memory.
+ * `shared`: the store options of `sharedCounterOptions` (@quire/http-edge), none for memory.
  */
 export async function registerWebRateLimit(app: FastifyInstance, shared: object = {}): Promise<void> {
   await app.register(rateLimit, {

@@ -1,5 +1,5 @@
 import type { Failure } from '@quire/core'
-import type { AuthFailureLimiter } from '@quire/server'
+import type { AuthFailureLimiter } from '@quire/http-edge'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { TooManyRequests } from './rate-limit.ts'
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import cookie from '@fastify/cookie'
 import { sessionPrincipal } from '@quire/core'
-import type { Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { csrfField, csrfHeader, csrfTokens } from './csrf.ts'
 import { sendFailure } from './problem.ts'

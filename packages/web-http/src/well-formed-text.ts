@@ -1,5 +1,5 @@
 import { illFormedText } from '@quire/core'
-import { RefusalError } from '@quire/server'
+import { RefusalError } from '@quire/http-edge'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 
 /** The parts of a request the web app's routes read, as named in refusals (`/query/return_to`). */

@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody'
-import { settingsOrExit } from '@quire/server'
+import { settingsOrExit } from '@quire/runtime'
 import { createDevProvider, DevProviderRefused, devProviderPath, registerDevProvider } from '@quire/sign-in'
 import Fastify from 'fastify'
 import { readWebEnv } from '../env.ts'

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { buildApp, createRuntime, edgeOptions, readEnv } from '@quire/server'
+import { edgeOptions } from '@quire/http-edge'
+import { buildApp } from '@quire/rest'
+import { createRuntime, readEnv } from '@quire/runtime'
 import { buildWebApp } from '@quire/site'
 import { agentLayerEnv, freePort, type TestWeb } from '../helper.ts'
 

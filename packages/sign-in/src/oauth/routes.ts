@@ -12,7 +12,7 @@ import {
   revokeOAuthToken,
 } from '@quire/core'
 import { consentPage, type OAuthPage, refusalPage } from '@quire/pages'
-import type { Discovery } from '@quire/server'
+import type { Discovery } from '@quire/runtime'
 import { webRateLimits } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 

@@ -1,6 +1,6 @@
 import { type AgentReply, normaliseEmail } from '@quire/agent-auth'
 import { type ClaimPage, claimPage, claimPageStatus } from '@quire/pages'
-import type { Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import { addressOf, budget, visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 

@@ -1,6 +1,6 @@
 import { oauthServerConfig } from '@quire/core'
 import { layout } from '@quire/pages'
-import { discoveryDocuments, type Runtime } from '@quire/server'
+import { discoveryDocuments, type Runtime } from '@quire/runtime'
 import { contentSecurityPolicy, type SessionCookies } from '@quire/web-http'
 import type { FastifyInstance } from 'fastify'
 import { registerOAuthServer } from '../oauth/routes.ts'

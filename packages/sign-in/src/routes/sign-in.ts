@@ -1,6 +1,6 @@
 import { signInWithOidc, signOut } from '@quire/core'
 import { errorPage } from '@quire/pages'
-import type { Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import { type SessionCookies, webRateLimits } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { clearPendingSignIn, readPendingSignIn, savePendingSignIn } from '../oidc/pending-cookie.ts'

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import type { ContentRead, Failure } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
+import { applyContentCaching } from '@quire/http-edge'
 import { type ArtifactView, artifactPage } from '@quire/pages'
 import { renderArtifact } from '@quire/render'
-import { applyContentCaching } from '@quire/server'
 import { contentSecurityPolicy, sendFailure } from '@quire/web-http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { LRUCache } from 'lru-cache'
@@ -48,7 +48,7 @@ export function weakEtag(text: string): string {
 
 /**
  * Caching of an artifact's page, text, history or diff, by the one rule every surface follows
- * (`applyContentCaching` of @quire/server): what it shows, whether it can ever change (`pinned`),
+ * (`applyContentCaching` of @quire/http-edge): what it shows, whether it can ever change (`pinned`),
  * whether anyone may read it, and whether it names the signed-in person (`personal`). True when
  * the browser's copy is current: answer 304.
  */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { type ArtifactPermissions, type ContentRead, getArtifactPermissions, getContent } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
 import { noticeOf, ownerActionsKey, ownerActionsOf } from '@quire/pages'
-import type { Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import { visitorOf, webCaller } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import {

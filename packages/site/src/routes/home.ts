@@ -1,8 +1,9 @@
-import { checkHealth, listMyArtifacts, listMyProjects, listWorkspaces } from '@quire/core'
+import { listMyArtifacts, listMyProjects, listWorkspaces } from '@quire/core'
 import { type DashboardView, signedInHome, signedOutHome, stylesheet, stylesheetPath } from '@quire/pages'
-import type { Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import { sendProblem, webCaller } from '@quire/web-http'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { operate } from '../operate.ts'
 
 /** How many rows each list of the signed-in home shows. */
 const OVERVIEW_SIZE = 10
@@ -44,9 +45,9 @@ export function registerHomeRoutes(app: FastifyInstance, options: { runtime: Run
   )
 
   // As the API's: 200 when the database answers, else a 503 problem.
-  app.get('/health', { config: { session: false } }, async (_request, reply) => {
-    const health = await checkHealth(options.runtime.deps)
-    if (health.ok) return reply.header('cache-control', 'no-store').send(health.value)
+  app.get('/health', { config: { session: false } }, async (request, reply) => {
+    const health = await operate(options.runtime, request, 'health', { params: undefined, query: undefined, body: undefined })
+    if (health.ok) return reply.header('cache-control', 'no-store').send(health.value.value)
     return sendProblem(reply, health.error.code, health.error.message)
   })
 }

@@ -1,6 +1,7 @@
 import { type Caller, identify, type Principal, type Scope } from '@quire/core'
+import { type Counters, callerOf, handleError, type RateLimitSettings, registerRateLimit, sendFailure } from '@quire/http-edge'
 import { bindingExecutor, handleHttpRequest, type McpHttpResponse, rpcRefusal, toolNamed } from '@quire/mcp'
-import { type Counters, callerOf, handleError, type RateLimitSettings, type Runtime, registerRateLimit, sendFailure } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 
 export interface McpRouteOptions {

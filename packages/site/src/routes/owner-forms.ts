@@ -1,4 +1,4 @@
-import type { Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import type { FastifyInstance } from 'fastify'
 import type { ArtifactPathParams } from './artifact-http.ts'
 import { createLink, deleteConfirmed, revokeLink, saveAccess, showDelete, showSettings } from './owner-settings.ts'

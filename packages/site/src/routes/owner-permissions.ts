@@ -1,6 +1,6 @@
 import { type ArtifactPermissionAction, type ArtifactPermissions, type Failure, getArtifactPermissions } from '@quire/core'
 import type { FieldErrors, Visitor } from '@quire/pages'
-import type { Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import { sendFailure, visitorFrom, webCaller } from '@quire/web-http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type PathRequest, refuseArtifact } from './artifact-http.ts'

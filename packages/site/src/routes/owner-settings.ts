@@ -14,7 +14,7 @@ import {
   settingsPage,
   withNotice,
 } from '@quire/pages'
-import type { Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import { sendFailure } from '@quire/web-http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../operate.ts'

@@ -1,6 +1,6 @@
 import { oauthServerConfig } from '@quire/core'
 import { type AgentConnection, agentsPage, noticeKey } from '@quire/pages'
-import type { Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import { visitorFrom } from '@quire/web-http'
 import type { FastifyInstance } from 'fastify'
 import { operate } from '../../operate.ts'

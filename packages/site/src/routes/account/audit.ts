@@ -1,7 +1,7 @@
 import { type AuditAction, auditActions, type Outcome, type Result, workspaceActions } from '@quire/core'
 import type { AuditEvent, PageOf } from '@quire/core/contract'
 import { type AuditFilter, type AuditSubject, auditPage, ownerPaths, workspaceSettingsPath } from '@quire/pages'
-import type { Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import { sendFailure, visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'

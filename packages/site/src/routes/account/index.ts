@@ -1,4 +1,4 @@
-import type { Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import type { FastifyInstance } from 'fastify'
 import { registerAgentRoutes } from './agents.ts'
 import { registerAuditRoutes } from './audit.ts'

@@ -1,6 +1,7 @@
 import type { Scope } from '@quire/core'
+import { httpStatusOf } from '@quire/http-edge'
 import { createdKeyPage, type FormState, keysPage, noticeKey } from '@quire/pages'
-import { httpStatusOf, type Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import { visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'

@@ -1,5 +1,6 @@
+import { httpStatusOf } from '@quire/http-edge'
 import { type FormState, noticeKey, profilePage } from '@quire/pages'
-import { httpStatusOf, type Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import { visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'

@@ -1,5 +1,6 @@
 import { ok, type Result, unseen } from '@quire/core'
 import type { Workspace } from '@quire/core/contract'
+import { httpStatusOf } from '@quire/http-edge'
 import {
   type FormState,
   managesWorkspace,
@@ -9,7 +10,7 @@ import {
   workspaceSettingsPath,
   workspacesPage,
 } from '@quire/pages'
-import { httpStatusOf, type Runtime } from '@quire/server'
+import type { Runtime } from '@quire/runtime'
 import { visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'

@@ -1,7 +1,7 @@
 import { oauthServerConfig } from '@quire/core'
+import type { Runtime } from '@quire/runtime'
+import { discoveryDocuments } from '@quire/runtime'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import type { Runtime } from '../container.ts'
-import { discoveryDocuments } from '../discovery.ts'
 
 /** Discovery is for clients on any origin, and changes only with a deployment. */
 function discoverable(reply: FastifyReply): FastifyReply {

@@ -1,6 +1,6 @@
 import { type OperationSpec, operations } from '@quire/core'
+import { sendFailure } from '@quire/http-edge'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { sendFailure } from '../plugins/problem.ts'
 
 /** Each path of the operation table as a pattern of the URL's path, with the methods it answers. */
 const routes: ReadonlyArray<{ readonly pattern: RegExp; readonly methods: ReadonlySet<string> }> = (() => {

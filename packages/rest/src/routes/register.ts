@@ -14,13 +14,11 @@ import {
   Problem,
   scopesOf,
 } from '@quire/core'
+import { applyContentCaching, type CachedContent, callerOf, httpStatusOf, problemMediaType, sendFailure } from '@quire/http-edge'
+import type { Runtime } from '@quire/runtime'
 import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify'
 import { Type } from 'typebox'
-import type { Runtime } from '../container.ts'
-import { callerOf } from '../plugins/caller.ts'
-import { applyContentCaching, type CachedContent } from '../plugins/content-caching.ts'
 import { optionalBody } from '../plugins/openapi-components.ts'
-import { httpStatusOf, problemMediaType, sendFailure } from '../plugins/problem.ts'
 
 /**
  * REST over the operation table and the binding table: one route per row, calling the row's

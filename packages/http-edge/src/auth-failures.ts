@@ -1,4 +1,4 @@
-/// <reference path="../rate-limit-stores.d.ts" />
+/// <reference path="./rate-limit-stores.d.ts" />
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js'
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js'
 import type { Failure } from '@quire/core'

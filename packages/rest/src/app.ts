@@ -1,60 +1,27 @@
+import {
+  countersFor,
+  defaultRateLimit,
+  drainOnClose,
+  type EdgeOptions,
+  handleError,
+  registerCors,
+  registerEdge,
+  registerRateLimit,
+  requestIdOf,
+} from '@quire/http-edge'
+import type { Runtime } from '@quire/runtime'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
-import { type Env, listOf } from './config.ts'
-import type { Runtime } from './container.ts'
-import { registerEdge } from './plugins/edge.ts'
 import { registerOpenApi } from './plugins/openapi.ts'
-import { handleError } from './plugins/problem.ts'
-import { countersFor, defaultRateLimit, type RateLimitSettings, registerRateLimit } from './plugins/rate-limit.ts'
-import { requestIdOf } from './plugins/request-id.ts'
 import { registerResourceMetadata } from './plugins/resource-metadata.ts'
-import { registerCors } from './plugins/security.ts'
-import { drainOnClose } from './plugins/shutdown.ts'
 import { validatorCompiler } from './plugins/validation.ts'
 import { handleUnrouted } from './routes/method-not-allowed.ts'
 import { registerOperations } from './routes/register.ts'
 
-export interface AppOptions {
+export interface AppOptions extends EdgeOptions {
   readonly logger?: FastifyServerOptions['logger']
   /** Log every request and response (access log). */
   readonly logRequests?: boolean
   readonly serverUrl?: string
-  /** Request budgets; `false` turns rate limiting off. Default: `defaultRateLimit`, counted in memory. */
-  readonly rateLimit?: RateLimitSettings | false
-  /** Browser origins allowed to call the API besides the web app's (CORS). */
-  readonly corsOrigins?: readonly string[]
-  /** Which proxies to believe about the client address (Fastify's `trustProxy`). Default: none. */
-  readonly trustProxy?: FastifyServerOptions['trustProxy']
-}
-
-/** The settings of the HTTP edge (limits, CORS, proxies) from the environment. */
-export function edgeOptions(env: Env): Pick<AppOptions, 'rateLimit' | 'corsOrigins' | 'trustProxy'> {
-  const kind = env.RATE_LIMIT_STORE ?? (env.RATE_LIMIT_REDIS_URL ? 'redis' : 'memory')
-  const store = kind === 'redis' ? { kind, url: env.RATE_LIMIT_REDIS_URL ?? '', prefix: env.RATE_LIMIT_REDIS_PREFIX ?? '' } : { kind }
-  return {
-    rateLimit: env.RATE_LIMIT_ENABLED
-      ? {
-          max: env.RATE_LIMIT_MAX,
-          windowMs: env.RATE_LIMIT_WINDOW_MS,
-          store,
-          authFailures: { max: env.RATE_LIMIT_AUTH_FAILURES, windowMs: env.RATE_LIMIT_AUTH_FAILURES_WINDOW_MS },
-        }
-      : false,
-    corsOrigins: listOf(env.CORS_ORIGINS),
-    ...(env.TRUST_PROXY === undefined ? {} : { trustProxy: trustedProxies(env.TRUST_PROXY) }),
-  }
-}
-
-/**
- * TRUST_PROXY as Fastify takes it: `true`/`false`, a hop count, or addresses and CIDRs. Both apps
- * read the one setting (the web app imports this), so they believe the same proxies.
- */
-export function trustedProxies(setting: string): NonNullable<AppOptions['trustProxy']> {
-  if (setting === 'true' || setting === 'false') return setting === 'true'
-  if (/^\d+$/.test(setting)) {
-    const hops = Number(setting)
-    return (_address: string, hop: number) => hop < hops
-  }
-  return setting
 }
 
 /**

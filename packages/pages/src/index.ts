@@ -11,10 +11,11 @@ export { noticeKey } from './account/frame.ts'
 export { myInvitationsPage } from './account/invitations.ts'
 export { createdKeyPage, keysPage } from './account/keys.ts'
 export { profilePage } from './account/profile.ts'
-export { managesWorkspace, workspacePage, workspaceSettingsPath, workspacesPage } from './account/workspaces.ts'
+export { managesWorkspace, workspacePage, workspacesPage } from './account/workspaces.ts'
 export { type ClaimPage, claimPage, claimPageStatus } from './agent-claim.ts'
 export { type ArtifactView, artifactPage } from './artifact.ts'
-export { type DashboardView, ownerPage, projectPage, projectPath } from './browse.ts'
+export { type DashboardView, ownerPage, projectPage } from './browse.ts'
+export { artifactCrumbs } from './crumbs.ts'
 export { devSignInPage } from './dev-sign-in.ts'
 export { diffPage, parseUnifiedDiff } from './diff.ts'
 export { errorPage } from './error-page.ts'
@@ -37,5 +38,20 @@ export {
   type SettingsView,
   settingsPage,
 } from './owner/settings.ts'
-export { artifactCrumbs, artifactPath, ownerPaths } from './paths.ts'
-export { stylesheet, stylesheetPath } from './stylesheet.ts'
+export { stylesheet } from './stylesheet.ts'
+export {
+  artifactParams,
+  artifactPath,
+  devProviderPath,
+  ownerPath,
+  ownerPaths,
+  type ParamsOf,
+  projectPath,
+  signInPath,
+  stylesheetPath,
+  type WebMethod,
+  type WebRoute,
+  type WebRouteName,
+  webRoutes,
+  workspaceSettingsPath,
+} from './web-routes.ts'

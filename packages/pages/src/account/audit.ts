@@ -1,11 +1,11 @@
 import type { AuditAction } from '@quire/core'
 import type { Artifact, AuditEvent, Workspace } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
+import { artifactCrumbs } from '../crumbs.ts'
 import { actorKinds, timeTag } from '../history.ts'
 import { layout, type Visitor } from '../layout.ts'
-import { artifactCrumbs } from '../paths.ts'
+import { webRoutes, workspaceSettingsPath } from '../web-routes.ts'
 import { settingsPage } from './frame.ts'
-import { workspaceSettingsPath } from './workspaces.ts'
 
 /** Whose trail a page shows: the account's, a workspace's or an artifact's. */
 export type AuditSubject =
@@ -194,7 +194,7 @@ export function auditPage(view: AuditView): string {
   <header class="account-head">
     ${
       subject.kind === 'workspace'
-        ? html`<p class="crumbs"><a href="/settings/workspaces">Workspaces</a> / <a href="${workspaceSettingsPath(subject.workspace.id)}">${subject.workspace.slug}</a> / audit</p>`
+        ? html`<p class="crumbs"><a href="${webRoutes.workspaces.path()}">Workspaces</a> / <a href="${workspaceSettingsPath(subject.workspace.id)}">${subject.workspace.slug}</a> / audit</p>`
         : subject.kind === 'artifact'
           ? artifactCrumbs(subject.artifact)
           : null

@@ -26,7 +26,7 @@ export { consentPage, type OAuthPage, refusalPage } from './oauth.ts'
 export { ownerActionsKey, ownerActionsOf } from './owner/actions.ts'
 export { deletePage } from './owner/delete.ts'
 export { type EditView, editPage, type Newline } from './owner/edit.ts'
-export { noticeOf, withNotice } from './owner/notices.ts'
+export { type NoticeKey, noticeOf } from './owner/notices.ts'
 export { csrfField, type FieldErrors } from './owner/parts.ts'
 export {
   type AccessForm,

@@ -1,5 +1,5 @@
 import { oauthServerConfig } from '@quire/core'
-import { layout } from '@quire/pages'
+import { layout, signInPath } from '@quire/pages'
 import { discoveryDocuments, type Runtime } from '@quire/server'
 import { contentSecurityPolicy, type SessionCookies } from '@quire/web-http'
 import type { FastifyInstance } from 'fastify'
@@ -17,7 +17,7 @@ export function registerOAuthRoutes(app: FastifyInstance, options: { runtime: Ru
     agents: runtime.agentAuth,
     session: async (request) => request.session?.principal ?? null,
     csrfToken: (principal) => ('credentialId' in principal ? sessions.csrfTokenFor(principal.credentialId) : ''),
-    loginUrl: (returnTo) => `/login?return_to=${encodeURIComponent(returnTo)}`,
+    loginUrl: signInPath,
     sendPage: (reply, page) =>
       reply
         .code(page.status ?? 200)

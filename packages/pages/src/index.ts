@@ -2,7 +2,7 @@
  * `@quire/pages`: the web app's pages as pure functions from what a page shows to its HTML, all
  * built with `@quire/render`'s `html` template (every value escaped). No server and no I/O: the
  * routes (`@quire/site`, `@quire/sign-in`) load the data, decide, and send what these return.
- * `paths.ts` says where an artifact's pages are, for pages and routes alike.
+ * `web-routes.ts` is the table of every route the web app serves: pages link and routes register from it.
  */
 export { type AgentConnection, agentsPage } from './account/agents.ts'
 export { type AuditFilter, type AuditSubject, auditPage } from './account/audit.ts'

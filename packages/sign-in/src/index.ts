@@ -16,5 +16,5 @@ export {
 export { type OidcClientSettings, relyingParty } from './oidc/relying-party.ts'
 export { safeReturnTo } from './return-to.ts'
 export { registerAgentRoutes } from './routes/agents.ts'
-export { registerOAuthRoutes } from './routes/oauth.ts'
+export { registerOAuthRoutes } from './oauth/mount.ts'
 export { registerSignInRoutes } from './routes/sign-in.ts'

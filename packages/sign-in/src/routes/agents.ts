@@ -49,7 +49,7 @@ function userCodeOf(input: unknown): string | null {
  * The agent registration layer at the web origin (the authorization server): `/auth.md`, the
  * registration and claim-request endpoints for agents, and the claim page for people. Registered
  * only when AUTH_MD_ENABLED is true; otherwise every one of these paths is a 404. The token and
- * revocation endpoints are the OAuth server's (oauth/routes.ts), which hands the agent grants here.
+ * revocation endpoints are the OAuth server's (oauth/authorization-server.ts), which hands the agent grants here.
  */
 export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Runtime }): void {
   const agents = options.runtime.agentAuth

@@ -3,10 +3,10 @@ import { layout, signInPath } from '@quire/pages'
 import { discoveryDocuments, type Runtime } from '@quire/server'
 import { contentSecurityPolicy, type SessionCookies } from '@quire/web-http'
 import type { FastifyInstance } from 'fastify'
-import { registerOAuthServer } from '../oauth/routes.ts'
+import { registerOAuthServer } from './authorization-server.ts'
 
 /**
- * The OAuth 2.1 authorization server (oauth/routes.ts), given what it needs from the web app:
+ * The OAuth 2.1 authorization server (authorization-server.ts), given what it needs from the web app:
  * the signed-in person (the session hook has already checked the CSRF token of every unsafe
  * request that came with one), their CSRF token, the sign-in URL, and the page layout.
  */

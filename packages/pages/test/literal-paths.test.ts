@@ -77,7 +77,22 @@ export interface Literal {
   readonly text: string
 }
 
-const keywordsBeforeExpression = new Set(['return', 'typeof', 'case', 'in', 'of', 'new', 'delete', 'void', 'throw', 'instanceof', 'yield', 'await', 'else', 'do'])
+const keywordsBeforeExpression = new Set([
+  'return',
+  'typeof',
+  'case',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'instanceof',
+  'yield',
+  'await',
+  'else',
+  'do',
+])
 
 /**
  * The string literals and the static parts of the template literals of a TypeScript source, in
@@ -203,9 +218,7 @@ const segments = new Set([
   ...Object.values(webRoutes).flatMap((route) => route.pattern.split('/').filter((s) => s !== '' && !s.startsWith(':') && s !== '*')),
 ])
 const escaped = [...segments].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')
-const webPath = new RegExp(
-  `(?:^|["'=\\s(])\\/(?:(?:${escaped})(?=$|[/?#"'\\s])|:[A-Za-z]|\\*(?=$|["']))|(?:^|["'=])\\/(?=$|["'?#])`,
-)
+const webPath = new RegExp(`(?:^|["'=\\s(])\\/(?:(?:${escaped})(?=$|[/?#"'\\s])|:[A-Za-z]|\\*(?=$|["']))|(?:^|["'=])\\/(?=$|["'?#])`)
 
 /** Every literal of the scanned packages that writes a web path, outside the table. */
 function webPathLiterals(): { file: string; line: number; text: string }[] {
@@ -223,7 +236,7 @@ describe('literalsOf', () => {
   it('finds string literals and the static parts of templates, not comments or regular expressions', () => {
     const source = [
       "// '/settings' in a comment",
-      "/** `/settings/keys` in a doc comment */",
+      '/** `/settings/keys` in a doc comment */',
       "const a = '/login'",
       'const b = "x" + `/s/${token}/raw?${`nested ${deep}`}`',
       "const r = /^\\/(?:s\\/|login)/.test(x) ? a / 2 : '/'",
@@ -244,9 +257,29 @@ describe('literalsOf', () => {
   })
 
   it('tells web paths from other text with slashes', () => {
-    for (const text of ['/settings', '/settings/keys', 'action="/agent/claim"', '/history', '/', 'href="/"', '/:owner/:project', '/.well-known/x'])
+    for (const text of [
+      '/settings',
+      '/settings/keys',
+      'action="/agent/claim"',
+      '/history',
+      '/',
+      'href="/"',
+      '/:owner/:project',
+      '/.well-known/x',
+    ])
       expect(webPath.test(text), text).toBe(true)
-    for (const text of ['text/plain; charset=utf-8', '</a>', '/body/name', 'https://example.com/x', '//', 'a/b', '/docs', ' / ', 'rgb(0 0 0 / 6%)', '\n/* a comment in CSS */'])
+    for (const text of [
+      'text/plain; charset=utf-8',
+      '</a>',
+      '/body/name',
+      'https://example.com/x',
+      '//',
+      'a/b',
+      '/docs',
+      ' / ',
+      'rgb(0 0 0 / 6%)',
+      '\n/* a comment in CSS */',
+    ])
       expect(webPath.test(text), text).toBe(false)
   })
 })

@@ -238,8 +238,10 @@ describe('literalsOf', () => {
       "// '/settings' in a comment",
       '/** `/settings/keys` in a doc comment */',
       "const a = '/login'",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text, templates on purpose
       'const b = "x" + `/s/${token}/raw?${`nested ${deep}`}`',
       "const r = /^\\/(?:s\\/|login)/.test(x) ? a / 2 : '/'",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text, templates on purpose
       'const t = html`<a href="${href}">x</a>`',
     ].join('\n')
     expect(literalsOf(source)).toEqual([

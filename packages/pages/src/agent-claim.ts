@@ -3,6 +3,7 @@ import type { Scope } from '@quire/core'
 import { html, type SafeHtml } from '@quire/render'
 import { layout, type Visitor } from './layout.ts'
 import { scopeWords } from './oauth.ts'
+import { webRoutes } from './web-routes.ts'
 
 /** What the claim page says, one state per answer. */
 export type ClaimPage =
@@ -38,7 +39,7 @@ function scopeList(scopes: readonly Scope[]): SafeHtml {
 
 /** The form that asks for a code when the link came without one (RFC 8628's verification URI). */
 function codeForm(value = ''): SafeHtml {
-  return html`<form method="get" action="/agent/claim" class="claim-code">
+  return html`<form method="get" action="${webRoutes.agentClaim.path()}" class="claim-code">
     <label for="user_code">Code</label>
     <input type="text" id="user_code" name="user_code" value="${value}" autocomplete="off" autocapitalize="characters" spellcheck="false" placeholder="BCDF-GHJK" required>
     <div class="actions"><button type="submit">Continue</button></div>
@@ -63,18 +64,18 @@ function body(page: ClaimPage, csrf: string): { title: string; content: SafeHtml
   <p class="notice">Confirm only if you started this agent and it shows you the code <strong class="user-code">${page.userCode}</strong>.</p>
   <p>Once connected, it will be able to:</p>
   ${scopeList(agent.scopes)}
-  <p class="muted">Never more than you may do yourself. You can revoke it at any time in <a href="/settings/agents">Settings → Agents</a>.</p>
+  <p class="muted">Never more than you may do yourself. You can revoke it at any time in <a href="${webRoutes.agents.path()}">Settings → Agents</a>.</p>
   <dl class="facts">
     <dt>Agent</dt><dd><code>${agent.id}</code></dd>
     <dt>Registered</dt><dd><time datetime="${agent.createdAt.toISOString()}">${agent.createdAt.toISOString().replace('T', ' ').slice(0, 16)} UTC</time></dd>
     <dt>Code expires</dt><dd><time datetime="${agent.codeExpiresAt.toISOString()}">${agent.codeExpiresAt.toISOString().replace('T', ' ').slice(0, 16)} UTC</time></dd>
   </dl>
-  <form method="post" action="/agent/claim">
+  <form method="post" action="${webRoutes.agentClaim.path()}">
     <input type="hidden" name="user_code" value="${page.userCode}">
     <input type="hidden" name="_csrf" value="${csrf}">
     <div class="actions">
       <button type="submit">Connect agent</button>
-      <a class="button secondary" href="/">Cancel</a>
+      <a class="button secondary" href="${webRoutes.home.path()}">Cancel</a>
     </div>
   </form>`,
       }
@@ -86,14 +87,14 @@ function body(page: ClaimPage, csrf: string): { title: string; content: SafeHtml
   <p>The agent <code>${page.agent.id}</code> now acts for you. It picks up its token on its next check, within a few seconds.</p>
   <p>It may:</p>
   ${scopeList(page.agent.scopes)}
-  <div class="actions"><a class="button" href="/settings/agents">See your agents</a><a class="button secondary" href="/">Home</a></div>`,
+  <div class="actions"><a class="button" href="${webRoutes.agents.path()}">See your agents</a><a class="button secondary" href="${webRoutes.home.path()}">Home</a></div>`,
       }
     case 'claimed':
       return {
         title: 'Already connected',
         content: html`<h1>This agent is already connected</h1>
-  <p>The code was used: the agent is connected to an account. Your agents are listed in <a href="/settings/agents">Settings → Agents</a>.</p>
-  <div class="actions"><a class="button" href="/">Home</a></div>`,
+  <p>The code was used: the agent is connected to an account. Your agents are listed in <a href="${webRoutes.agents.path()}">Settings → Agents</a>.</p>
+  <div class="actions"><a class="button" href="${webRoutes.home.path()}">Home</a></div>`,
       }
     case 'wrong_account':
       return {
@@ -101,7 +102,7 @@ function body(page: ClaimPage, csrf: string): { title: string; content: SafeHtml
         content: html`<h1>This code is for another account</h1>
   <p>The agent named someone else as the person who will claim it, so this account cannot. Nothing was changed.</p>
   <p>Sign out and sign in with the email address the agent was given, or ask the agent to register again with yours.</p>
-  <div class="actions"><a class="button secondary" href="/">Home</a></div>`,
+  <div class="actions"><a class="button secondary" href="${webRoutes.home.path()}">Home</a></div>`,
       }
     case 'unknown':
       return {
@@ -122,7 +123,7 @@ function body(page: ClaimPage, csrf: string): { title: string; content: SafeHtml
         title: 'Too many wrong codes',
         content: html`<h1>Too many wrong codes</h1>
   <p>This account entered too many codes that did not work. Try again in ${Math.ceil(page.retryAfterSeconds / 60)} minutes, with the code your agent shows.</p>
-  <div class="actions"><a class="button secondary" href="/">Home</a></div>`,
+  <div class="actions"><a class="button secondary" href="${webRoutes.home.path()}">Home</a></div>`,
       }
   }
 }

@@ -3,7 +3,7 @@ import { html, type SafeHtml } from '@quire/render'
 import { layout, type Visitor } from './layout.ts'
 import { type OwnerActions, ownerActionLinks } from './owner/actions.ts'
 import { type NoticeKey, noticeBanner } from './owner/notices.ts'
-import { artifactPath } from './paths.ts'
+import { artifactParams, artifactPath, webRoutes } from './web-routes.ts'
 
 export interface ArtifactView {
   readonly artifact: Artifact
@@ -99,9 +99,10 @@ export function artifactPage(view: ArtifactView): string {
   const { artifact } = view
   const shared = view.shareLink ?? null
   // Through a share link every link to this artifact stays under the link, or access is lost.
-  const path = shared ? `/s/${encodeURIComponent(shared.token)}` : artifactPath(artifact)
-  const owner = encodeURIComponent(artifact.ownerUsername)
-  const versionQuery = view.pinned ? `?version=${view.versionNumber}` : ''
+  const params = artifactParams(artifact)
+  const version = view.pinned ? view.versionNumber : undefined
+  const latest = shared ? webRoutes.sharedArtifact.path({ token: shared.token }) : artifactPath(artifact)
+  const raw = shared ? webRoutes.sharedRaw.path({ token: shared.token }, { version }) : webRoutes.artifactRaw.path(params, { version })
   const notLatest = view.pinned && view.versionNumber !== artifact.latestVersion
   return layout(
     { title: artifact.title, visitor: view.visitor, head: publicHead(view) },
@@ -110,7 +111,7 @@ export function artifactPage(view: ArtifactView): string {
     ${
       shared
         ? html`<p class="crumbs">${artifact.ownerUsername} / ${artifact.projectSlug}</p>`
-        : html`<p class="crumbs"><a href="/${owner}">${artifact.ownerUsername}</a> / <a href="/${owner}/${encodeURIComponent(artifact.projectSlug)}">${artifact.projectSlug}</a></p>`
+        : html`<p class="crumbs"><a href="${webRoutes.owner.path(params)}">${artifact.ownerUsername}</a> / <a href="${webRoutes.project.path(params)}">${artifact.projectSlug}</a></p>`
     }
     <h1>${artifact.title}</h1>
     ${artifact.description ? html`<p class="lede">${artifact.description}</p>` : null}
@@ -122,8 +123,8 @@ export function artifactPage(view: ArtifactView): string {
       ${artifact.access.publicView ? html`<span class="badge">Public</span>` : html`<span class="badge private">Private</span>`}
     </p>
     <nav class="artifact-actions" aria-label="This artifact">
-      <a href="${path}/raw${versionQuery}">Raw</a>
-      ${shared ? null : html`<a href="${path}/history">History</a>`}
+      <a href="${raw}">Raw</a>
+      ${shared ? null : html`<a href="${webRoutes.history.path(params)}">History</a>`}
       ${shared ? null : ownerActionLinks(artifact, view.ownerActions)}
     </nav>
   </header>
@@ -131,7 +132,7 @@ export function artifactPage(view: ArtifactView): string {
   ${shared ? sharedNotice(artifact, shared) : null}
   ${
     notLatest
-      ? html`<p class="notice" role="note">You are reading version ${view.versionNumber}, not the latest. <a href="${path}">Read the latest (version ${artifact.latestVersion})</a>.</p>`
+      ? html`<p class="notice" role="note">You are reading version ${view.versionNumber}, not the latest. <a href="${latest}">Read the latest (version ${artifact.latestVersion})</a>.</p>`
       : null
   }
   <div class="document document-${artifact.type}">

@@ -3,22 +3,12 @@ import type { Artifact, Project, Workspace } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
 import { layout, type Visitor } from './layout.ts'
 import { type NoticeKey, noticeBanner } from './owner/notices.ts'
-import { artifactPath } from './paths.ts'
+import { artifactPath, ownerPath, projectPath, webRoutes } from './web-routes.ts'
 
 /** A page of a listing as the page shows it: its items and where the next page starts. */
 export interface Listing<T> {
   readonly items: readonly T[]
   readonly nextCursor: string | null
-}
-
-/** The path of an owner namespace's page. */
-export function ownerPath(owner: string): string {
-  return `/${encodeURIComponent(owner)}`
-}
-
-/** The path of a project's page. */
-export function projectPath(project: Pick<Project, 'ownerUsername' | 'slug'>): string {
-  return `${ownerPath(project.ownerUsername)}/${encodeURIComponent(project.slug)}`
 }
 
 /** A timestamp as a reader scans it in a list (UTC, to the minute), machine-readable in `datetime`. */
@@ -86,11 +76,15 @@ ${workspaces.map(
  * Links between pages of a listing. Cursors only go forward, so "back" is to the first page;
  * the browser's own back button goes one page back.
  */
-export function pager(basePath: string, current: string | undefined, nextCursor: string | null): SafeHtml | null {
+export function pager(
+  pageHref: (cursor: string | undefined) => string,
+  current: string | undefined,
+  nextCursor: string | null,
+): SafeHtml | null {
   if (current === undefined && nextCursor === null) return null
   return html`<nav class="pager" aria-label="Pages">
-  ${current !== undefined ? html`<a class="button secondary" href="${basePath}">First page</a>` : null}
-  ${nextCursor !== null ? html`<a class="button secondary" href="${basePath}?cursor=${encodeURIComponent(nextCursor)}">Next page</a>` : null}
+  ${current !== undefined ? html`<a class="button secondary" href="${pageHref(undefined)}">First page</a>` : null}
+  ${nextCursor !== null ? html`<a class="button secondary" href="${pageHref(nextCursor)}">Next page</a>` : null}
 </nav>`
 }
 
@@ -117,11 +111,11 @@ export function ownerPage(view: {
     view.projects
       ? html`<h2>Projects</h2>
   ${projectList(view.projects.items, { showOwner: false, empty: 'No projects here yet.' })}
-  ${pager(ownerPath(owner.slug), view.cursor, view.projects.nextCursor)}
+  ${pager((cursor) => webRoutes.owner.path({ owner: owner.slug }, { cursor }), view.cursor, view.projects.nextCursor)}
   <h2>Recently changed artifacts</h2>
   ${artifactList(view.artifacts.items, { showProject: true, empty: 'No artifacts here yet.' })}`
       : html`${artifactList(view.artifacts.items, { showProject: true, empty: 'No more public artifacts.' })}
-  ${pager(ownerPath(owner.slug), view.cursor, view.artifacts.nextCursor)}`
+  ${pager((cursor) => webRoutes.owner.path({ owner: owner.slug }, { cursor }), view.cursor, view.artifacts.nextCursor)}`
   }
 </section>`,
   )
@@ -139,7 +133,7 @@ export function projectPage(view: {
 }): string {
   const { project, owner } = view
   const full = 'title' in project ? project : null
-  const path = `${ownerPath(owner.slug)}/${encodeURIComponent(project.slug)}`
+  const params = { owner: owner.slug, project: project.slug }
   return layout(
     { title: full?.title ?? `${owner.slug} / ${project.slug}`, visitor: view.visitor, head: html`<meta name="robots" content="noindex">` },
     html`<section class="browse">
@@ -156,7 +150,7 @@ export function projectPage(view: {
   ${noticeBanner(view.notice)}
   <h2>Artifacts</h2>
   ${artifactList(view.artifacts.items, { showProject: false, empty: 'No artifacts in this project yet.' })}
-  ${pager(path, view.cursor, view.artifacts.nextCursor)}
+  ${pager((cursor) => webRoutes.project.path(params, { cursor }), view.cursor, view.artifacts.nextCursor)}
 </section>`,
   )
 }

@@ -1,8 +1,9 @@
 import type { Artifact, VersionDiff } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
+import { artifactCrumbs } from './crumbs.ts'
 import { compareForm } from './history.ts'
 import { layout, type Visitor } from './layout.ts'
-import { artifactCrumbs, artifactPath } from './paths.ts'
+import { artifactParams, webRoutes } from './web-routes.ts'
 
 /** One row of a rendered diff: a line on either side or both, or the end-of-file note. */
 export interface DiffLine {
@@ -123,7 +124,7 @@ export function diffStat(diff: VersionDiff): SafeHtml {
 /** The page comparing two versions: what changed, inline, with line numbers. */
 export function diffPage(view: DiffView): string {
   const { artifact, diff } = view
-  const path = artifactPath(artifact)
+  const params = artifactParams(artifact)
   const { fromVersion: from, toVersion: to } = diff
   const equal = diff.diff === ''
   return layout(
@@ -138,11 +139,11 @@ export function diffPage(view: DiffView): string {
     <h1>Changes from version ${from} to version ${to}</h1>
     ${equal ? null : html`<p class="meta">${diffStat(diff)}</p>`}
     <nav class="artifact-actions" aria-label="This comparison">
-      <a href="${path}?version=${from}">View version ${from}</a>
-      <a href="${path}?version=${to}">View version ${to}</a>
-      ${from !== to ? html`<a href="${path}/diff?from=${to}&amp;to=${from}">Swap sides</a>` : null}
+      <a href="${webRoutes.artifact.path(params, { version: from })}">View version ${from}</a>
+      <a href="${webRoutes.artifact.path(params, { version: to })}">View version ${to}</a>
+      ${from !== to ? html`<a href="${webRoutes.diff.path(params, { from: to, to: from })}">Swap sides</a>` : null}
       <a href="${view.patchHref}">Raw diff</a>
-      <a href="${path}/history">History</a>
+      <a href="${webRoutes.history.path(params)}">History</a>
     </nav>
   </header>
   ${

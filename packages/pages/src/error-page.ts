@@ -1,5 +1,6 @@
 import { html } from '@quire/render'
 import { layout, type Visitor } from './layout.ts'
+import { webRoutes } from './web-routes.ts'
 
 export interface ErrorPage {
   readonly title: string
@@ -24,8 +25,8 @@ export function errorPage(page: ErrorPage): string {
   ${page.detail ? html`<p class="detail">${page.detail}</p>` : null}
   ${page.requestId ? html`<p class="muted">Request id: <code>${page.requestId}</code></p>` : null}
   <div class="actions">
-    ${page.retrySignIn ? html`<a class="button" href="/login">Try signing in again</a>` : null}
-    <a class="button${page.retrySignIn ? ' secondary' : ''}" href="/">Home</a>
+    ${page.retrySignIn ? html`<a class="button" href="${webRoutes.signIn.path()}">Try signing in again</a>` : null}
+    <a class="button${page.retrySignIn ? ' secondary' : ''}" href="${webRoutes.home.path()}">Home</a>
   </div>
 </section>`,
   )

@@ -1,8 +1,9 @@
 import type { Artifact, Version } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
+import { artifactCrumbs } from './crumbs.ts'
 import { layout, type Visitor } from './layout.ts'
 import { type OwnerActions, ownerActionLinks, restoreForm } from './owner/actions.ts'
-import { artifactCrumbs, artifactPath } from './paths.ts'
+import { artifactParams, artifactPath, webRoutes } from './web-routes.ts'
 
 export interface HistoryView {
   readonly artifact: Artifact
@@ -53,7 +54,7 @@ function credentialKindOf(version: Version): string | null {
  * page must not stop anyone from naming a version written after it was sent.
  */
 export function compareForm(artifact: Artifact, from: number, to: number): SafeHtml {
-  return html`<form class="compare" method="get" action="${artifactPath(artifact)}/diff">
+  return html`<form class="compare" method="get" action="${webRoutes.diff.path(artifactParams(artifact))}">
   <fieldset>
     <legend>Compare two versions</legend>
     <div class="compare-fields">
@@ -67,14 +68,14 @@ export function compareForm(artifact: Artifact, from: number, to: number): SafeH
 
 /** One version in the list: its number and links, its note, who wrote it, how big, when; and, for an editor, restoring it. */
 function versionItem(artifact: Artifact, version: Version, owner: HistoryView['owner']): SafeHtml {
-  const path = artifactPath(artifact)
+  const params = artifactParams(artifact)
   const n = version.versionNumber
   const credential = credentialKindOf(version)
   return html`<li class="version" id="v${n}">
   <div class="version-head">
     <h2 class="version-title">Version ${n}</h2>
     ${n === artifact.latestVersion ? html`<span class="badge latest">Latest</span>` : null}
-    ${version.restoredFrom !== null ? html`<span class="badge restored">Restored from <a href="${path}?version=${version.restoredFrom}">version ${version.restoredFrom}</a></span>` : null}
+    ${version.restoredFrom !== null ? html`<span class="badge restored">Restored from <a href="${webRoutes.artifact.path(params, { version: version.restoredFrom })}">version ${version.restoredFrom}</a></span>` : null}
   </div>
   ${version.changelog ? html`<p class="changelog">${version.changelog}</p>` : html`<p class="changelog none">No changelog</p>`}
   <p class="meta">
@@ -83,8 +84,8 @@ function versionItem(artifact: Artifact, version: Version, owner: HistoryView['o
     <span>${timeTag(version.createdAt)}</span>
   </p>
   <p class="version-links">
-    <a href="${path}?version=${n}">View version ${n}</a>
-    ${n > 1 ? html`<a href="${path}/diff?from=${n - 1}&amp;to=${n}">Changes from version ${n - 1}</a>` : html`<span class="muted">First version</span>`}
+    <a href="${webRoutes.artifact.path(params, { version: n })}">View version ${n}</a>
+    ${n > 1 ? html`<a href="${webRoutes.diff.path(params, { from: n - 1, to: n })}">Changes from version ${n - 1}</a>` : html`<span class="muted">First version</span>`}
   </p>
   ${owner?.actions.edit && n !== artifact.latestVersion ? restoreForm(artifact, version, owner.csrfToken) : null}
 </li>`
@@ -93,10 +94,10 @@ function versionItem(artifact: Artifact, version: Version, owner: HistoryView['o
 /** Links to the newest page and to the next, older one. */
 function pager(artifact: Artifact, view: HistoryView): SafeHtml | null {
   if (!view.paged && view.nextCursor === null) return null
-  const base = `${artifactPath(artifact)}/history`
+  const params = artifactParams(artifact)
   return html`<nav class="pager" aria-label="Pages of versions">
-  ${view.paged ? html`<a href="${base}">← Newest versions</a>` : html`<span></span>`}
-  ${view.nextCursor ? html`<a href="${base}?cursor=${encodeURIComponent(view.nextCursor)}" rel="next">Older versions →</a>` : null}
+  ${view.paged ? html`<a href="${webRoutes.history.path(params)}">← Newest versions</a>` : html`<span></span>`}
+  ${view.nextCursor ? html`<a href="${webRoutes.history.path(params, { cursor: view.nextCursor })}" rel="next">Older versions →</a>` : null}
 </nav>`
 }
 

@@ -2,6 +2,7 @@ import type { PrincipalUser } from '@quire/core'
 import { html } from '@quire/render'
 import { type DashboardView, dashboard } from './browse.ts'
 import { layout } from './layout.ts'
+import { webRoutes } from './web-routes.ts'
 
 /** The front page for someone signed out: what Quire is, and the way in. */
 export function signedOutHome(options: { apiUrl: string | null; devSignIn: boolean }): string {
@@ -16,7 +17,7 @@ export function signedOutHome(options: { apiUrl: string | null; devSignIn: boole
     <li><strong>Built for agents</strong>A REST API, a CLI and an MCP server on the same rules.</li>
   </ul>
   <div class="actions">
-    <a class="button" href="/login">Sign in</a>
+    <a class="button" href="${webRoutes.signIn.path()}">Sign in</a>
     ${options.apiUrl ? html`<a class="button secondary" href="${options.apiUrl}/docs">API documentation</a>` : null}
   </div>
   ${options.devSignIn ? html`<p class="notice muted">Local mode: sign-in goes through the bundled development provider, which accepts any email address.</p>` : null}

@@ -2,7 +2,7 @@
  * `@quire/pages`: the web app's pages as pure functions from what a page shows to its HTML, all
  * built with `@quire/render`'s `html` template (every value escaped). No server and no I/O: the
  * routes (`@quire/site`, `@quire/sign-in`) load the data, decide, and send what these return.
- * `paths.ts` says where an artifact's pages are, for pages and routes alike.
+ * `web-routes.ts` is the table of every route the web app serves: pages link and routes register from it.
  */
 export { type AgentConnection, agentsPage } from './account/agents.ts'
 export { type AuditFilter, type AuditSubject, auditPage } from './account/audit.ts'
@@ -11,10 +11,11 @@ export { noticeKey } from './account/frame.ts'
 export { myInvitationsPage } from './account/invitations.ts'
 export { createdKeyPage, keysPage } from './account/keys.ts'
 export { profilePage } from './account/profile.ts'
-export { managesWorkspace, workspacePage, workspaceSettingsPath, workspacesPage } from './account/workspaces.ts'
+export { managesWorkspace, workspacePage, workspacesPage } from './account/workspaces.ts'
 export { type ClaimPage, claimPage, claimPageStatus } from './agent-claim.ts'
 export { type ArtifactView, artifactPage } from './artifact.ts'
-export { type DashboardView, ownerPage, projectPage, projectPath } from './browse.ts'
+export { type DashboardView, ownerPage, projectPage } from './browse.ts'
+export { artifactCrumbs } from './crumbs.ts'
 export { devSignInPage } from './dev-sign-in.ts'
 export { diffPage, parseUnifiedDiff } from './diff.ts'
 export { errorPage } from './error-page.ts'
@@ -25,7 +26,7 @@ export { consentPage, type OAuthPage, refusalPage } from './oauth.ts'
 export { ownerActionsKey, ownerActionsOf } from './owner/actions.ts'
 export { deletePage } from './owner/delete.ts'
 export { type EditView, editPage, type Newline } from './owner/edit.ts'
-export { noticeOf, withNotice } from './owner/notices.ts'
+export { type NoticeKey, noticeOf } from './owner/notices.ts'
 export { csrfField, type FieldErrors } from './owner/parts.ts'
 export {
   type AccessForm,
@@ -37,5 +38,20 @@ export {
   type SettingsView,
   settingsPage,
 } from './owner/settings.ts'
-export { artifactCrumbs, artifactPath, ownerPaths } from './paths.ts'
-export { stylesheet, stylesheetPath } from './stylesheet.ts'
+export { stylesheet } from './stylesheet.ts'
+export {
+  artifactParams,
+  artifactPath,
+  devProviderPath,
+  ownerPath,
+  ownerPaths,
+  type ParamsOf,
+  projectPath,
+  signInPath,
+  stylesheetPath,
+  type WebMethod,
+  type WebRoute,
+  type WebRouteName,
+  webRoutes,
+  workspaceSettingsPath,
+} from './web-routes.ts'

@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '@quire/render'
-import { stylesheetPath } from './stylesheet.ts'
+import { stylesheetPath, webRoutes } from './web-routes.ts'
 
 /** Who is signed in, as the header shows them; null when signed out. */
 export interface Visitor {
@@ -28,8 +28,8 @@ export function layout(options: PageOptions, content: SafeHtml): string {
   const nav = bare
     ? null
     : visitor
-      ? html`<span>Signed in as <a class="account-link" href="/settings"><strong>${visitor.email}</strong></a></span>${visitor.csrfToken ? signOutForm(visitor.csrfToken) : null}`
-      : html`<a class="button secondary" href="/login">Sign in</a>`
+      ? html`<span>Signed in as <a class="account-link" href="${webRoutes.profile.path()}"><strong>${visitor.email}</strong></a></span>${visitor.csrfToken ? signOutForm(visitor.csrfToken) : null}`
+      : html`<a class="button secondary" href="${webRoutes.signIn.path()}">Sign in</a>`
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -42,7 +42,7 @@ ${head ?? null}
 </head>
 <body>
 <header class="site">
-  <a class="brand" href="/"><span class="mark" aria-hidden="true">Q</span>Quire</a>
+  <a class="brand" href="${webRoutes.home.path()}"><span class="mark" aria-hidden="true">Q</span>Quire</a>
   <nav>${nav}</nav>
 </header>
 <main>
@@ -56,5 +56,5 @@ ${content}
 
 /** Signing out is a POST with the session's CSRF token (a link could be triggered from another site). */
 function signOutForm(csrfToken: string): SafeHtml {
-  return html`<form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${csrfToken}"><button type="submit" class="secondary compact">Sign out</button></form>`
+  return html`<form class="inline" method="post" action="${webRoutes.signOut.path()}"><input type="hidden" name="_csrf" value="${csrfToken}"><button type="submit" class="secondary compact">Sign out</button></form>`
 }

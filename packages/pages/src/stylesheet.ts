@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import { webPaths } from '@quire/core'
 import { accountStyles } from './styles/account.ts'
 import { browseStyles } from './styles/browse.ts'
 import { claimStyles } from './styles/claim.ts'
@@ -136,5 +135,5 @@ ${accountStyles}
 ${claimStyles}
 `
 
-/** Served under a name that changes with its content, so browsers may keep it forever. */
-export const stylesheetPath = `/${webPaths.assets}/quire.${createHash('sha256').update(stylesheet).digest('hex').slice(0, 12)}.css`
+/** Its file name, which changes with its content, so browsers may keep it forever (served as `webRoutes.stylesheet`). */
+export const stylesheetFile = `quire.${createHash('sha256').update(stylesheet).digest('hex').slice(0, 12)}.css`

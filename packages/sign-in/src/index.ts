@@ -13,8 +13,8 @@ export {
   devProviderInProduction,
   devProviderPath,
 } from './dev-oidc/provider.ts'
+export { registerOAuthRoutes } from './oauth/mount.ts'
 export { type OidcClientSettings, relyingParty } from './oidc/relying-party.ts'
 export { safeReturnTo } from './return-to.ts'
 export { registerAgentRoutes } from './routes/agents.ts'
-export { registerOAuthRoutes } from './routes/oauth.ts'
 export { registerSignInRoutes } from './routes/sign-in.ts'

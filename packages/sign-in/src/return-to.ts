@@ -1,5 +1,6 @@
+import { webRoutes } from '@quire/pages'
 /** Where a sign-in ends when no (acceptable) destination was asked for. */
-export const defaultReturnTo = '/'
+export const defaultReturnTo = webRoutes.home.path()
 
 const maxLength = 2048
 

@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody'
 import { countersFor, defaultRateLimit, type RateLimitSettings, requestIdOf, sharedCounterOptions } from '@quire/http-edge'
+import { webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import {
   createDevProvider,
@@ -21,9 +22,9 @@ import {
 } from '@quire/web-http'
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify'
 import { registerAccountRoutes } from './routes/account/index.ts'
-import { documentPages } from './routes/artifact-http.ts'
 import { registerArtifactRoutes } from './routes/artifacts.ts'
 import { registerBrowseRoutes } from './routes/browse.ts'
+import { documentPages } from './routes/document-pages.ts'
 import { registerHistoryRoutes } from './routes/history.ts'
 import { registerHomeRoutes } from './routes/home.ts'
 import { registerMcpRoutes } from './routes/mcp.ts'
@@ -103,7 +104,7 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
 
   const rp = relyingParty({
     ...oidc,
-    redirectUri: `${options.webUrl}/auth/callback`,
+    redirectUri: `${options.webUrl}${webRoutes.signInCallback.path()}`,
     // Plain http to the provider only outside production (the bundled one, a local Keycloak).
     allowHttp: !options.production && new URL(oidc.issuer).protocol === 'http:',
   })

@@ -3,6 +3,7 @@ import { html, type SafeHtml } from '@quire/render'
 import { type Listing, pager } from '../browse.ts'
 import { timeTag } from '../history.ts'
 import type { Visitor } from '../layout.ts'
+import { webRoutes } from '../web-routes.ts'
 import { hiddenFields } from './forms.ts'
 import { type NoticeKey, settingsPage } from './frame.ts'
 
@@ -49,7 +50,7 @@ function agentItem(agent: Agent, csrfToken: string): SafeHtml {
   ${
     revoked
       ? null
-      : html`<form class="inline row-action" method="post" action="/settings/agents/${encodeURIComponent(agent.id)}/revoke">
+      : html`<form class="inline row-action" method="post" action="${webRoutes.agentRevoke.path({ agentId: agent.id })}">
     ${hiddenFields(csrfToken)}
     <button type="submit" class="danger">Revoke<span class="sr-only"> agent ${agent.id}</span></button>
   </form>`
@@ -82,7 +83,7 @@ export function agentsPage(view: AgentsView): string {
       : html`<ul class="listing agents" aria-label="Your agents">
 ${view.agents.items.map((agent) => agentItem(agent, view.csrfToken))}</ul>`
   }
-  ${pager('/settings/agents', view.cursor, view.agents.nextCursor)}
+  ${pager((cursor) => webRoutes.agents.path({}, { cursor }), view.cursor, view.agents.nextCursor)}
 </section>`,
   )
 }

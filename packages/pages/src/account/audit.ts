@@ -1,11 +1,11 @@
 import type { AuditAction } from '@quire/core'
 import type { Artifact, AuditEvent, Workspace } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
+import { artifactCrumbs } from '../crumbs.ts'
 import { actorKinds, timeTag } from '../history.ts'
 import { layout, type Visitor } from '../layout.ts'
-import { artifactCrumbs } from '../paths.ts'
+import { artifactParams, webRoutes, workspaceSettingsPath } from '../web-routes.ts'
 import { settingsPage } from './frame.ts'
-import { workspaceSettingsPath } from './workspaces.ts'
 
 /** Whose trail a page shows: the account's, a workspace's or an artifact's. */
 export type AuditSubject =
@@ -21,8 +21,6 @@ export interface AuditFilter {
 
 export interface AuditView {
   readonly subject: AuditSubject
-  /** The page's own path, which the filter form and the links go to. */
-  readonly basePath: string
   /** The actions this trail can hold, for the filter. */
   readonly actions: readonly string[]
   readonly filter: AuditFilter
@@ -107,14 +105,17 @@ function targetOf(event: AuditEvent): string | null {
   return describe ? describe(event.data) : null
 }
 
-/** The link to another page of the same trail, keeping the filter. */
-function pageHref(basePath: string, filter: AuditFilter, cursor?: string): string {
-  const query = new URLSearchParams()
-  if (filter.action) query.set('action', filter.action)
-  if (filter.limit !== null) query.set('limit', String(filter.limit))
-  if (cursor) query.set('cursor', cursor)
-  const search = query.toString()
-  return search ? `${basePath}?${search}` : basePath
+/** The trail's page (which the filter form and the links go to), showing `filter` from `cursor` on. */
+function pageHref(subject: AuditSubject, filter: AuditFilter = { action: null, limit: null }, cursor?: string): string {
+  const query = { action: filter.action || null, limit: filter.limit, cursor: cursor || null }
+  switch (subject.kind) {
+    case 'account':
+      return webRoutes.accountAudit.path({}, query)
+    case 'workspace':
+      return webRoutes.workspaceAudit.path({ workspaceId: subject.workspace.id }, query)
+    case 'artifact':
+      return webRoutes.artifactAudit.path(artifactParams(subject.artifact), query)
+  }
 }
 
 function eventRow(event: AuditEvent, subject: AuditSubject): SafeHtml {
@@ -136,22 +137,22 @@ function eventRow(event: AuditEvent, subject: AuditSubject): SafeHtml {
 /** The GET form that narrows the trail to one action (and keeps the page size). */
 function filterForm(view: AuditView): SafeHtml {
   const { filter } = view
-  return html`<form class="audit-filter" method="get" action="${view.basePath}">
+  return html`<form class="audit-filter" method="get" action="${pageHref(view.subject)}">
   <label for="audit-action">Action</label>
   <select id="audit-action" name="action">
     <option value="">All actions</option>
 ${view.actions.map((a) => html`    <option value="${a}"${a === filter.action ? html` selected` : null}>${a}</option>\n`)}  </select>
   ${filter.limit !== null ? html`<input type="hidden" name="limit" value="${filter.limit}">` : null}
   <button type="submit" class="secondary">Filter</button>
-  ${filter.action ? html`<a href="${pageHref(view.basePath, { action: null, limit: filter.limit })}">Show all</a>` : null}
+  ${filter.action ? html`<a href="${pageHref(view.subject, { action: null, limit: filter.limit })}">Show all</a>` : null}
 </form>`
 }
 
 function pager(view: AuditView): SafeHtml | null {
   if (!view.paged && view.nextCursor === null) return null
   return html`<nav class="pager audit-pager" aria-label="Pages of events">
-  ${view.paged ? html`<a href="${pageHref(view.basePath, view.filter)}">← Newest</a>` : html`<span></span>`}
-  ${view.nextCursor ? html`<a href="${pageHref(view.basePath, view.filter, view.nextCursor)}" rel="next">Older →</a>` : null}
+  ${view.paged ? html`<a href="${pageHref(view.subject, view.filter)}">← Newest</a>` : html`<span></span>`}
+  ${view.nextCursor ? html`<a href="${pageHref(view.subject, view.filter, view.nextCursor)}" rel="next">Older →</a>` : null}
 </nav>`
 }
 
@@ -194,7 +195,7 @@ export function auditPage(view: AuditView): string {
   <header class="account-head">
     ${
       subject.kind === 'workspace'
-        ? html`<p class="crumbs"><a href="/settings/workspaces">Workspaces</a> / <a href="${workspaceSettingsPath(subject.workspace.id)}">${subject.workspace.slug}</a> / audit</p>`
+        ? html`<p class="crumbs"><a href="${webRoutes.workspaces.path()}">Workspaces</a> / <a href="${workspaceSettingsPath(subject.workspace.id)}">${subject.workspace.slug}</a> / audit</p>`
         : subject.kind === 'artifact'
           ? artifactCrumbs(subject.artifact)
           : null

@@ -1,16 +1,17 @@
 import { html, type SafeHtml } from '@quire/render'
 import { layout, type Visitor } from '../layout.ts'
+import { webRoutes } from '../web-routes.ts'
 
 /** The sections of the settings pages, in the order the navigation shows them. */
 export type SettingsSection = 'profile' | 'keys' | 'agents' | 'workspaces' | 'invitations' | 'audit'
 
 const sections: readonly { readonly id: SettingsSection; readonly label: string; readonly href: string }[] = [
-  { id: 'profile', label: 'Profile', href: '/settings' },
-  { id: 'keys', label: 'API keys', href: '/settings/keys' },
-  { id: 'agents', label: 'Agents', href: '/settings/agents' },
-  { id: 'workspaces', label: 'Workspaces', href: '/settings/workspaces' },
-  { id: 'invitations', label: 'Invitations', href: '/settings/invitations' },
-  { id: 'audit', label: 'Audit', href: '/settings/audit' },
+  { id: 'profile', label: 'Profile', href: webRoutes.profile.path() },
+  { id: 'keys', label: 'API keys', href: webRoutes.apiKeys.path() },
+  { id: 'agents', label: 'Agents', href: webRoutes.agents.path() },
+  { id: 'workspaces', label: 'Workspaces', href: webRoutes.workspaces.path() },
+  { id: 'invitations', label: 'Invitations', href: webRoutes.invitations.path() },
+  { id: 'audit', label: 'Audit', href: webRoutes.accountAudit.path() },
 ]
 
 /**

@@ -3,6 +3,7 @@ import { html } from '@quire/render'
 import { type Listing, pager } from '../browse.ts'
 import { timeTag } from '../history.ts'
 import type { Visitor } from '../layout.ts'
+import { webRoutes } from '../web-routes.ts'
 import { hiddenFields } from './forms.ts'
 import { type NoticeKey, settingsPage } from './frame.ts'
 
@@ -32,7 +33,7 @@ ${view.invitations.items.map(
     <p class="key-name"><strong>${i.workspaceSlug}</strong> <span class="badge">${i.role}</span></p>
     <p class="listing-meta"><span>Invited by ${i.createdBy.label} ${timeTag(i.createdAt)}</span><span>Expires ${timeTag(i.expiresAt)}</span></p>
   </div>
-  <form class="inline row-action" method="post" action="/settings/invitations/${encodeURIComponent(i.id)}/accept">
+  <form class="inline row-action" method="post" action="${webRoutes.invitationAccept.path({ invitationId: i.id })}">
     ${hiddenFields(view.csrfToken)}
     <button type="submit">Accept<span class="sr-only"> the invitation to ${i.workspaceSlug}</span></button>
   </form>
@@ -40,7 +41,7 @@ ${view.invitations.items.map(
 `,
 )}</ul>`
   }
-  ${pager('/settings/invitations', view.cursor, view.invitations.nextCursor)}
+  ${pager((cursor) => webRoutes.invitations.path({}, { cursor }), view.cursor, view.invitations.nextCursor)}
 </section>`,
   )
 }

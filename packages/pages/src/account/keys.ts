@@ -4,6 +4,7 @@ import { html, type SafeHtml } from '@quire/render'
 import { type Listing, pager } from '../browse.ts'
 import { timeTag } from '../history.ts'
 import type { Visitor } from '../layout.ts'
+import { webRoutes } from '../web-routes.ts'
 import { type FormState, formError, hiddenFields, textField } from './forms.ts'
 import { type NoticeKey, settingsPage } from './frame.ts'
 
@@ -47,7 +48,7 @@ function keyItem(key: ApiKey, csrfToken: string): SafeHtml {
       <span>${key.expiresAt ? html`Expires ${timeTag(key.expiresAt)}` : 'Never expires'}</span>
     </p>
   </div>
-  <form class="inline row-action" method="post" action="/settings/keys/${encodeURIComponent(key.id)}/revoke">
+  <form class="inline row-action" method="post" action="${webRoutes.apiKeyRevoke.path({ apiKeyId: key.id })}">
     ${hiddenFields(csrfToken)}
     <button type="submit" class="danger">Revoke<span class="sr-only"> key ${key.name}</span></button>
   </form>
@@ -82,11 +83,11 @@ export function keysPage(view: KeysView): string {
       : html`<ul class="listing keys" aria-label="Your API keys">
 ${view.keys.items.map((key) => keyItem(key, view.csrfToken))}</ul>`
   }
-  ${pager('/settings/keys', view.cursor, view.keys.nextCursor)}
+  ${pager((cursor) => webRoutes.apiKeys.path({}, { cursor }), view.cursor, view.keys.nextCursor)}
 </section>
 <section class="card account-card" aria-labelledby="new-key-heading">
   <h2 id="new-key-heading">Create an API key</h2>
-  <form class="account-form" method="post" action="/settings/keys" novalidate>
+  <form class="account-form" method="post" action="${webRoutes.apiKeys.path()}" novalidate>
     ${hiddenFields(view.csrfToken, view.idempotencyKey)}
     ${formError(form?.formError ?? null)}
     ${textField({
@@ -143,7 +144,7 @@ export function createdKeyPage(view: { key: CreatedApiKey; visitor: Visitor }): 
     <dt>Scopes</dt><dd>${key.scopes.join(', ')}</dd>
     <dt>Expires</dt><dd>${key.expiresAt ? timeTag(key.expiresAt) : 'never'}</dd>
   </dl>
-  <div class="actions"><a class="button" href="/settings/keys">Done</a></div>
+  <div class="actions"><a class="button" href="${webRoutes.apiKeys.path()}">Done</a></div>
 </section>`,
   )
 }

@@ -2,6 +2,7 @@ import type { Profile } from '@quire/core/contract'
 import { html } from '@quire/render'
 import { timeTag } from '../history.ts'
 import type { Visitor } from '../layout.ts'
+import { webRoutes } from '../web-routes.ts'
 import { type FormState, formError, hiddenFields, textField } from './forms.ts'
 import { type NoticeKey, settingsPage } from './frame.ts'
 
@@ -35,7 +36,7 @@ export function profilePage(view: ProfileView): string {
 <section class="card account-card" aria-labelledby="username-heading">
   <h2 id="username-heading">Change username</h2>
   <p class="muted">Your username is your personal namespace: every link under <code>/${profile.username}/…</code> moves with it, and the old links stop working.</p>
-  <form class="account-form" method="post" action="/settings/profile" novalidate>
+  <form class="account-form" method="post" action="${webRoutes.username.path()}" novalidate>
     ${hiddenFields(view.csrfToken)}
     ${formError(form?.formError ?? null)}
     ${textField({

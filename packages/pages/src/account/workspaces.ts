@@ -1,15 +1,11 @@
 import type { Invitation, Member, Project, Workspace } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
-import { type Listing, ownerPath, pager, projectList } from '../browse.ts'
+import { type Listing, pager, projectList } from '../browse.ts'
 import { timeTag } from '../history.ts'
 import type { Visitor } from '../layout.ts'
+import { ownerPath, webRoutes, workspaceSettingsPath } from '../web-routes.ts'
 import { type FormState, formError, hiddenFields, textField } from './forms.ts'
 import { type NoticeKey, settingsPage } from './frame.ts'
-
-/** The settings page of one workspace. */
-export function workspaceSettingsPath(workspaceId: string): string {
-  return `/settings/workspaces/${encodeURIComponent(workspaceId)}`
-}
 
 /** Owners and admins manage a workspace: invitations among other things. */
 export function managesWorkspace(workspace: Workspace): boolean {
@@ -49,11 +45,11 @@ ${view.workspaces.items.map(
 `,
 )}</ul>`
   }
-  ${pager('/settings/workspaces', view.cursor, view.workspaces.nextCursor)}
+  ${pager((cursor) => webRoutes.workspaces.path({}, { cursor }), view.cursor, view.workspaces.nextCursor)}
 </section>
 <section class="card account-card" aria-labelledby="new-workspace-heading">
   <h2 id="new-workspace-heading">Create a team workspace</h2>
-  <form class="account-form" method="post" action="/settings/workspaces" novalidate>
+  <form class="account-form" method="post" action="${webRoutes.workspaces.path()}" novalidate>
     ${hiddenFields(view.csrfToken, view.idempotencyKey)}
     ${formError(form?.formError ?? null)}
     ${textField({
@@ -131,7 +127,7 @@ function invitationItem(invitation: Invitation, csrfToken: string): SafeHtml {
   </div>
   ${
     pending
-      ? html`<form class="inline row-action" method="post" action="${workspaceSettingsPath(invitation.workspaceId)}/invitations/${encodeURIComponent(invitation.id)}/revoke">
+      ? html`<form class="inline row-action" method="post" action="${webRoutes.workspaceInvitationRevoke.path({ workspaceId: invitation.workspaceId, invitationId: invitation.id })}">
     ${hiddenFields(csrfToken)}
     <button type="submit" class="danger">Revoke<span class="sr-only"> the invitation of ${invitation.email}</span></button>
   </form>`
@@ -153,7 +149,7 @@ ${invitations.items.map((i) => invitationItem(i, view.csrfToken))}</ul>`
   ${more(invitations, 'invitations')}
   <div class="card account-card">
     <h3 id="invite-heading">Invite someone</h3>
-    <form class="account-form" method="post" action="${workspaceSettingsPath(view.workspace.id)}/invitations" novalidate aria-labelledby="invite-heading">
+    <form class="account-form" method="post" action="${webRoutes.workspaceInvitations.path({ workspaceId: view.workspace.id })}" novalidate aria-labelledby="invite-heading">
       ${hiddenFields(view.csrfToken, view.idempotencyKey)}
       ${formError(form?.formError ?? null)}
       ${textField({
@@ -189,10 +185,10 @@ export function workspacePage(view: WorkspaceView): string {
   return settingsPage(
     { title: workspace.name, section: 'workspaces', visitor: view.visitor, notice: view.notice },
     html`<header class="account-head">
-  <p class="crumbs"><a href="/settings/workspaces">Workspaces</a> / ${workspace.slug}</p>
+  <p class="crumbs"><a href="${webRoutes.workspaces.path()}">Workspaces</a> / ${workspace.slug}</p>
   <h1>${workspace.name}</h1>
   <p class="meta"><span>${workspace.kind === 'personal' ? 'Personal workspace' : 'Team workspace'}</span><span>Plan ${workspace.plan}</span><span>Your role <span class="badge">${workspace.role}</span></span></p>
-  <p class="account-links"><a href="${ownerPath(workspace.slug)}">Open /${workspace.slug}</a><a href="${workspaceSettingsPath(workspace.id)}/audit">Audit trail</a></p>
+  <p class="account-links"><a href="${ownerPath(workspace.slug)}">Open /${workspace.slug}</a><a href="${webRoutes.workspaceAudit.path({ workspaceId: workspace.id })}">Audit trail</a></p>
 </header>
 <section class="account-section" aria-labelledby="members-heading">
   <h2 id="members-heading">Members</h2>

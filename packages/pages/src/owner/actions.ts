@@ -1,7 +1,7 @@
 import type { ArtifactPermissions } from '@quire/core'
 import type { Artifact, Version } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
-import { ownerPaths } from '../paths.ts'
+import { ownerPaths } from '../web-routes.ts'
 import { csrfInput } from './parts.ts'
 
 /** Which of an owner's controls a page shows: each one only to someone its operation would let through. */

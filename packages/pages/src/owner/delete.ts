@@ -1,7 +1,7 @@
 import type { Artifact } from '@quire/core/contract'
 import { html } from '@quire/render'
 import { layout, type Visitor } from '../layout.ts'
-import { ownerPaths } from '../paths.ts'
+import { ownerPaths } from '../web-routes.ts'
 import { csrfInput, errorSummary, type FieldErrors, fieldError, invalidAttributes, ownerHead } from './parts.ts'
 
 export interface DeleteView {

@@ -2,7 +2,7 @@ import type { Artifact, VersionDiff } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
 import { diffStat, diffTable, parseUnifiedDiff } from '../diff.ts'
 import { layout, type Visitor } from '../layout.ts'
-import { ownerPaths } from '../paths.ts'
+import { artifactParams, ownerPaths, webRoutes } from '../web-routes.ts'
 import { csrfInput, errorSummary, type FieldErrors, fieldError, invalidAttributes, ownerHead } from './parts.ts'
 
 /** Diff lines a conflict shows at most; the diff page has the rest. */
@@ -37,7 +37,7 @@ const labels = { content: 'Content', changelog: 'Changelog' }
 function conflictSection(artifact: Artifact, conflict: NonNullable<EditView['conflict']>): SafeHtml {
   const { diff, startedFrom } = conflict
   const parsed = parseUnifiedDiff(diff.diff, CONFLICT_LINE_LIMIT)
-  const full = `${ownerPaths(artifact).artifact}/diff?from=${diff.fromVersion}&to=${diff.toVersion}`
+  const full = webRoutes.diff.path(artifactParams(artifact), { from: diff.fromVersion, to: diff.toVersion })
   const saved = diff.toVersion - startedFrom
   return html`<section class="conflict diff-page" aria-labelledby="conflict-heading">
   <div class="notice warning" role="alert">

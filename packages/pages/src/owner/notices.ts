@@ -20,11 +20,6 @@ export function noticeOf(query: unknown): NoticeKey | null {
   return typeof key === 'string' && Object.hasOwn(sentences, key) ? (key as NoticeKey) : null
 }
 
-/** A path with a notice for the page it leads to. */
-export function withNotice(path: string, key: NoticeKey): string {
-  return `${path}?notice=${key}`
-}
-
 /** The notice as a status message (announced by screen readers, not focused). */
 export function noticeBanner(key: NoticeKey | null | undefined): SafeHtml | null {
   return key ? html`<p class="notice success" role="status">${sentences[key]}</p>` : null

@@ -1,6 +1,6 @@
 import type { Artifact } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
-import { artifactCrumbs } from '../paths.ts'
+import { artifactCrumbs } from '../crumbs.ts'
 
 /** What is wrong with a form, by field name (`content`, `viewerEmails`…), in words for a person. */
 export type FieldErrors = Readonly<Record<string, string>>

@@ -2,7 +2,7 @@ import type { Artifact, ArtifactAccessSettings, ShareLink } from '@quire/core/co
 import { html, type SafeHtml } from '@quire/render'
 import { timeTag } from '../history.ts'
 import { layout, type Visitor } from '../layout.ts'
-import { ownerPaths } from '../paths.ts'
+import { artifactParams, ownerPaths, webRoutes } from '../web-routes.ts'
 import { type NoticeKey, noticeBanner } from './notices.ts'
 import { csrfInput, errorSummary, type FieldErrors, fieldError, invalidAttributes, ownerHead } from './parts.ts'
 
@@ -145,7 +145,7 @@ function linkCreateForm(view: SettingsView): SafeHtml {
 
 /** The artifact's share links, newest first, and the form to make one. */
 function linksSection(view: SettingsView, links: NonNullable<SettingsView['links']>): SafeHtml {
-  const base = ownerPaths(view.artifact).settings
+  const params = artifactParams(view.artifact)
   return html`<section class="settings-section" aria-labelledby="links-heading">
   <h2 id="links-heading">Share links</h2>
   ${linkCreateForm(view)}
@@ -157,8 +157,8 @@ function linksSection(view: SettingsView, links: NonNullable<SettingsView['links
   ${
     links.paged || links.nextCursor
       ? html`<nav class="pager" aria-label="Pages of share links">
-    ${links.paged ? html`<a href="${base}">← Newest links</a>` : html`<span></span>`}
-    ${links.nextCursor ? html`<a href="${base}?cursor=${encodeURIComponent(links.nextCursor)}" rel="next">Older links →</a>` : null}
+    ${links.paged ? html`<a href="${webRoutes.artifactSettings.path(params)}">← Newest links</a>` : html`<span></span>`}
+    ${links.nextCursor ? html`<a href="${webRoutes.artifactSettings.path(params, { cursor: links.nextCursor })}" rel="next">Older links →</a>` : null}
   </nav>`
       : null
   }

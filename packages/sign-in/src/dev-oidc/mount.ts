@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { devSignInPage, errorPage } from '@quire/pages'
+import { devSignInPage, errorPage, webRoutes } from '@quire/pages'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { InteractionResults } from 'oidc-provider'
 import { type DevProvider, devProviderPath, unverifiedPrefix } from './provider.ts'
@@ -37,7 +37,7 @@ export async function registerDevProvider(app: FastifyInstance, dev: DevProvider
     await devScope.register(async (scope) => {
       scope.removeAllContentTypeParsers()
       scope.addContentTypeParser('*', (_request, _payload, done) => done(null))
-      scope.all(`${devProviderPath}/*`, { config: { session: false } }, (request, reply) => {
+      scope.all(webRoutes.devProvider.pattern, { config: { session: false } }, (request, reply) => {
         reply.hijack()
         const raw = request.raw as IncomingMessage & { originalUrl?: string }
         raw.originalUrl = raw.url
@@ -46,14 +46,13 @@ export async function registerDevProvider(app: FastifyInstance, dev: DevProvider
       })
     })
 
-    const interactionUrl = `${devProviderPath}/interaction/:uid`
-    devScope.get(interactionUrl, { config: { session: false } }, async (request, reply) => {
+    devScope.get(webRoutes.devSignIn.pattern, { config: { session: false } }, async (request, reply) => {
       const details = await interactionOf(dev, request, reply)
       if (!details) return reply
       return sendPage(reply, 200, devSignInPage({ action: request.url.split('?')[0] ?? '' }))
     })
 
-    devScope.post(interactionUrl, { config: { session: false } }, async (request, reply) => {
+    devScope.post(webRoutes.devSignIn.pattern, { config: { session: false } }, async (request, reply) => {
       const details = await interactionOf(dev, request, reply)
       if (!details) return reply
       const body = (request.body ?? {}) as Record<string, unknown>

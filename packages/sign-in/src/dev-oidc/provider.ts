@@ -1,11 +1,10 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
-import { webPaths } from '@quire/core'
-import { errorPage } from '@quire/pages'
+import { devProviderPath, errorPage, webRoutes } from '@quire/pages'
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
 import { memoryAdapter } from './memory-adapter.ts'
 
 /** Where the development provider lives inside the web app (a reserved name: no owner can take it). */
-export const devProviderPath = `/${webPaths.devOidc}`
+export { devProviderPath }
 
 /** The development provider and the one client it knows: the web app itself. */
 export interface DevProvider {
@@ -50,7 +49,7 @@ export function createDevProvider(options: { webUrl: string; production: boolean
       {
         client_id: clientId,
         client_secret: clientSecret,
-        redirect_uris: [`${options.webUrl}/auth/callback`],
+        redirect_uris: [`${options.webUrl}${webRoutes.signInCallback.path()}`],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
@@ -69,7 +68,7 @@ export function createDevProvider(options: { webUrl: string; production: boolean
     findAccount: (_ctx, accountId) => ({ accountId, claims: () => claimsOf(accountId) }),
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `${devProviderPath}/interaction/${interaction.uid}` },
+    interactions: { url: (_ctx, interaction) => webRoutes.devSignIn.path({ uid: interaction.uid }) },
     // The one client is the web app itself: no consent screen, every request is granted what it asks.
     loadExistingGrant: async (ctx) => grantFor(ctx),
     renderError: (ctx, out) => {

@@ -1,5 +1,6 @@
 // The cookie plugin that the sessions register (@quire/web-http) gives requests and replies these methods.
 /// <reference types="@fastify/cookie" />
+import { webRoutes } from '@quire/pages'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { safeReturnTo } from '../return-to.ts'
 import type { PendingSignIn } from './relying-party.ts'
@@ -11,7 +12,7 @@ import type { PendingSignIn } from './relying-party.ts'
  * SameSite=Lax still sends it on the provider's top-level redirect back.
  */
 const cookieName = 'quire_sign_in'
-const path = '/auth/callback'
+const path = webRoutes.signInCallback.path()
 const maxAgeSeconds = 600
 
 export function savePendingSignIn(reply: FastifyReply, pending: PendingSignIn, secure: boolean): void {

@@ -1,5 +1,5 @@
 import { type AgentReply, normaliseEmail } from '@quire/agent-auth'
-import { type ClaimPage, claimPage, claimPageStatus } from '@quire/pages'
+import { type ClaimPage, claimPage, claimPageStatus, signInPath, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { addressOf, budget, visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -49,7 +49,7 @@ function userCodeOf(input: unknown): string | null {
  * The agent registration layer at the web origin (the authorization server): `/auth.md`, the
  * registration and claim-request endpoints for agents, and the claim page for people. Registered
  * only when AUTH_MD_ENABLED is true; otherwise every one of these paths is a 404. The token and
- * revocation endpoints are the OAuth server's (oauth/routes.ts), which hands the agent grants here.
+ * revocation endpoints are the OAuth server's (oauth/authorization-server.ts), which hands the agent grants here.
  */
 export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Runtime }): void {
   const agents = options.runtime.agentAuth
@@ -90,7 +90,7 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
     budget(app, { name: 'agent-code-address', max: codeGuesses.perAddress, timeWindow: codeGuesses.timeWindow, key: addressOf }),
   ]
 
-  app.get('/auth.md', { config: { session: false } }, async (_request, reply) =>
+  app.get(webRoutes.authMd.pattern, { config: { session: false } }, async (_request, reply) =>
     reply
       .header('access-control-allow-origin', '*')
       .header('cache-control', 'public, max-age=300')
@@ -98,7 +98,7 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
       .send(authMd),
   )
 
-  app.post('/agent/identity', agentEndpoint, async (request, reply) => {
+  app.post(webRoutes.agentIdentity.pattern, agentEndpoint, async (request, reply) => {
     for (const limit of [anonymousPerAddress, namedPerAddress]) {
       const { exceeded, retryAfterSeconds } = await limit(request)
       if (exceeded) return sendAgentReply(reply, rateLimited(retryAfterSeconds, 'registrations'))
@@ -110,7 +110,7 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
     return sendAgentReply(reply, answer)
   })
 
-  app.post('/agent/identity/claim', agentEndpoint, async (request, reply) => {
+  app.post(webRoutes.agentIdentityClaim.pattern, agentEndpoint, async (request, reply) => {
     const { exceeded, retryAfterSeconds } = await claimRequests(request)
     if (exceeded) return sendAgentReply(reply, rateLimited(retryAfterSeconds, 'claim requests'))
     return sendAgentReply(reply, await agents.requestClaim(request.body))
@@ -154,18 +154,18 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
   }
 
   // GET only shows: a link preview, a prefetch or a scanner confirms nothing.
-  app.get('/agent/claim', async (request, reply) => {
-    if (request.session === null) return reply.redirect(`/login?return_to=${encodeURIComponent(request.url)}`, 302)
+  app.get(webRoutes.agentClaim.pattern, async (request, reply) => {
+    if (request.session === null) return reply.redirect(signInPath(request.url), 302)
     const code = userCodeOf(request.query)
     return sendClaimPage(request, reply, code === null ? { kind: 'enter' } : await lookUp(request, code, 'view'))
   })
 
   // The session hook has checked the CSRF token and refused forms from other sites by now.
-  app.post('/agent/claim', async (request, reply) => {
+  app.post(webRoutes.agentClaim.pattern, async (request, reply) => {
     const code = userCodeOf(request.body)
     if (request.session === null) {
-      const back = code === null ? '/agent/claim' : `/agent/claim?user_code=${encodeURIComponent(code)}`
-      return reply.redirect(`/login?return_to=${encodeURIComponent(back)}`, 303)
+      const back = webRoutes.agentClaim.path({}, { user_code: code })
+      return reply.redirect(signInPath(back), 303)
     }
     return sendClaimPage(request, reply, code === null ? { kind: 'enter' } : await lookUp(request, code, 'confirm'))
   })

@@ -1,5 +1,5 @@
 import { signInWithOidc, signOut } from '@quire/core'
-import { errorPage } from '@quire/pages'
+import { errorPage, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { type SessionCookies, webRateLimits } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -20,7 +20,7 @@ export interface SignInRouteOptions {
 export function registerSignInRoutes(app: FastifyInstance, options: SignInRouteOptions): void {
   const { runtime, relyingParty, sessions, webUrl, secure } = options
 
-  app.get('/login', { config: { rateLimit: webRateLimits.signIn } }, async (request, reply) => {
+  app.get(webRoutes.signIn.pattern, { config: { rateLimit: webRateLimits.signIn } }, async (request, reply) => {
     const returnTo = safeReturnTo((request.query as Record<string, unknown>).return_to)
     if (request.session) return reply.redirect(returnTo, 303)
     try {
@@ -32,7 +32,7 @@ export function registerSignInRoutes(app: FastifyInstance, options: SignInRouteO
     }
   })
 
-  app.get('/auth/callback', { config: { rateLimit: webRateLimits.signIn } }, async (request, reply) => {
+  app.get(webRoutes.signInCallback.pattern, { config: { rateLimit: webRateLimits.signIn } }, async (request, reply) => {
     const pending = readPendingSignIn(request)
     clearPendingSignIn(reply, secure)
     if (!pending)
@@ -59,10 +59,10 @@ export function registerSignInRoutes(app: FastifyInstance, options: SignInRouteO
   })
 
   // The session hook has already checked the CSRF token when there is a session to end.
-  app.post('/logout', async (request, reply) => {
+  app.post(webRoutes.signOut.pattern, async (request, reply) => {
     if (request.session) await signOut(runtime.deps, request.session.secret, request.session.principal)
     sessions.clear(reply)
-    return reply.redirect('/', 303)
+    return reply.redirect(webRoutes.home.path(), 303)
   })
 }
 

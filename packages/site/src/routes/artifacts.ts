@@ -1,19 +1,16 @@
 import { createHash } from 'node:crypto'
 import { type ArtifactPermissions, type ContentRead, getArtifactPermissions, getContent } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
-import { noticeOf, ownerActionsKey, ownerActionsOf } from '@quire/pages'
+import { noticeOf, ownerActionsKey, ownerActionsOf, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { visitorOf, webCaller } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import {
-  type DocumentPages,
-  type PathRequest,
-  pageCaching,
-  refuseArtifact,
-  refuseVersion,
-  sendRawContent,
-  versionOf,
-} from './artifact-http.ts'
+import { refuseArtifact } from './artifact-refusals.ts'
+import type { PathRequest } from './artifact-request.ts'
+import type { DocumentPages } from './document-pages.ts'
+import { pageCaching } from './page-caching.ts'
+import { sendRawContent } from './raw-content.ts'
+import { refuseVersion, versionOf } from './version-query.ts'
 
 /**
  * The artifact named by the path and the version asked for, as the signed-in person (or anonymous)
@@ -52,7 +49,7 @@ export function registerArtifactRoutes(
 ): void {
   const { runtime, webUrl, documents } = options
 
-  app.get<{ Params: PathRequest['params'] }>('/:owner/:project/:slug', async (request, reply) => {
+  app.get<{ Params: PathRequest['params'] }>(webRoutes.artifact.pattern, async (request, reply) => {
     const loaded = await load(runtime, request, reply)
     if (loaded === null) return reply
     const { artifact, read } = loaded
@@ -75,7 +72,7 @@ export function registerArtifactRoutes(
     return documents(reply, read, { artifact, webUrl, visitor, ownerActions, notice })
   })
 
-  app.get<{ Params: PathRequest['params'] }>('/:owner/:project/:slug/raw', async (request, reply) => {
+  app.get<{ Params: PathRequest['params'] }>(webRoutes.artifactRaw.pattern, async (request, reply) => {
     const loaded = await load(runtime, request, reply)
     if (loaded === null) return reply
     const { read } = loaded

@@ -1,11 +1,13 @@
 import { browseNamespace, type ContentRead, type Failure, getArtifact, getContent, identify, listWorkspaceProjects } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
 import { type AuthFailureLimiter, applyContentCaching } from '@quire/http-edge'
-import { noticeOf, ownerPage, projectPage } from '@quire/pages'
+import { noticeOf, ownerPage, projectPage, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { refuseMissedSecret, sendFailure, tokenCaller, visitorOf, webCaller } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { type DocumentPages, refuseVersion, sendRawContent, versionOf } from './artifact-http.ts'
+import type { DocumentPages } from './document-pages.ts'
+import { sendRawContent } from './raw-content.ts'
+import { refuseVersion, versionOf } from './version-query.ts'
 
 /** How many rows a listing page shows. */
 const PAGE_SIZE = 50
@@ -117,7 +119,7 @@ export function registerBrowseRoutes(
 ): void {
   const { runtime, webUrl, documents, refusedSecrets } = options
 
-  app.get<{ Params: { token: string } }>('/s/:token', async (request, reply) => {
+  app.get<{ Params: { token: string } }>(webRoutes.sharedArtifact.pattern, async (request, reply) => {
     secretUrlHeaders(reply)
     const loaded = await loadShared(runtime, refusedSecrets, request, reply)
     if (loaded === null) return reply
@@ -125,14 +127,14 @@ export function registerBrowseRoutes(
     return documents(reply, read, { artifact, webUrl, visitor: visitorOf(request), shareLink: { token, role } })
   })
 
-  app.get<{ Params: { token: string } }>('/s/:token/raw', async (request, reply) => {
+  app.get<{ Params: { token: string } }>(webRoutes.sharedRaw.pattern, async (request, reply) => {
     secretUrlHeaders(reply)
     const loaded = await loadShared(runtime, refusedSecrets, request, reply)
     if (loaded === null) return reply
     return sendRawContent(reply, loaded.read)
   })
 
-  app.get<{ Params: { owner: string } }>('/:owner', async (request, reply) => {
+  app.get<{ Params: { owner: string } }>(webRoutes.owner.pattern, async (request, reply) => {
     const caller = webCaller(request)
     const cursor = cursorOf(request.query)
     const listing = await browseNamespace(runtime.deps, caller, { owner: request.params.owner }, page(cursor))
@@ -148,7 +150,7 @@ export function registerBrowseRoutes(
     )
   })
 
-  app.get<{ Params: { owner: string; project: string } }>('/:owner/:project', async (request, reply) => {
+  app.get<{ Params: { owner: string; project: string } }>(webRoutes.project.pattern, async (request, reply) => {
     const cursor = cursorOf(request.query)
     const { owner, project: projectSlug } = request.params
     const listing = await browseNamespace(runtime.deps, webCaller(request), { owner, projectSlug }, page(cursor))

@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto'
 import { diffVersions, getArtifact, getArtifactPermissions, listVersions } from '@quire/core'
 import type { Artifact, VersionDiff } from '@quire/core/contract'
-import { artifactPath, diffPage, historyPage, ownerActionsOf, parseUnifiedDiff } from '@quire/pages'
+import { artifactParams, diffPage, historyPage, ownerActionsOf, parseUnifiedDiff, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { sendFailure, visitorOf, webCaller } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { type ArtifactPathParams, type PathRequest, pageCaching, refuseArtifact, versionNumber, weakEtag } from './artifact-http.ts'
+import { refuseArtifact } from './artifact-refusals.ts'
+import type { ArtifactPathParams, PathRequest } from './artifact-request.ts'
+import { pageCaching, weakEtag } from './page-caching.ts'
+import { versionNumber } from './version-query.ts'
 
 /** Versions on one page of history. */
 const HISTORY_PAGE_SIZE = 50
@@ -133,12 +136,11 @@ async function showDiff(runtime: Runtime, request: PathRequest, reply: FastifyRe
   const loaded = await loadDiff(runtime, request, reply)
   if (loaded === null) return reply
   const { artifact, range, diff } = loaded
-  const path = artifactPath(artifact)
   const view = {
     artifact,
     diff,
     lineLimit: DIFF_LINE_LIMIT,
-    patchHref: `${path}/diff.patch?from=${diff.fromVersion}&to=${diff.toVersion}`,
+    patchHref: webRoutes.diffPatch.path(artifactParams(artifact), { from: diff.fromVersion, to: diff.toVersion }),
   }
   const { publicView } = artifact.access
   if (range.pinned) {
@@ -174,7 +176,7 @@ async function showPatch(runtime: Runtime, request: PathRequest, reply: FastifyR
  */
 export function registerHistoryRoutes(app: FastifyInstance, options: { runtime: Runtime }): void {
   const { runtime } = options
-  app.get<{ Params: ArtifactPathParams }>('/:owner/:project/:slug/history', (request, reply) => showHistory(runtime, request, reply))
-  app.get<{ Params: ArtifactPathParams }>('/:owner/:project/:slug/diff', (request, reply) => showDiff(runtime, request, reply))
-  app.get<{ Params: ArtifactPathParams }>('/:owner/:project/:slug/diff.patch', (request, reply) => showPatch(runtime, request, reply))
+  app.get<{ Params: ArtifactPathParams }>(webRoutes.history.pattern, (request, reply) => showHistory(runtime, request, reply))
+  app.get<{ Params: ArtifactPathParams }>(webRoutes.diff.pattern, (request, reply) => showDiff(runtime, request, reply))
+  app.get<{ Params: ArtifactPathParams }>(webRoutes.diffPatch.pattern, (request, reply) => showPatch(runtime, request, reply))
 }

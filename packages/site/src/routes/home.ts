@@ -1,5 +1,5 @@
 import { listMyArtifacts, listMyProjects, listWorkspaces } from '@quire/core'
-import { type DashboardView, signedInHome, signedOutHome, stylesheet, stylesheetPath } from '@quire/pages'
+import { type DashboardView, signedInHome, signedOutHome, stylesheet, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { sendProblem, webCaller } from '@quire/web-http'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -27,7 +27,7 @@ async function overviewOf(runtime: Runtime, request: FastifyRequest): Promise<Da
 
 /** The front page, the stylesheet every page links, and the load balancer's probe. */
 export function registerHomeRoutes(app: FastifyInstance, options: { runtime: Runtime; apiUrl: string | null; devSignIn: boolean }): void {
-  app.get('/', async (request, reply) => {
+  app.get(webRoutes.home.pattern, async (request, reply) => {
     const page = request.session
       ? signedInHome({
           user: request.session.user,
@@ -40,12 +40,12 @@ export function registerHomeRoutes(app: FastifyInstance, options: { runtime: Run
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page)
   })
 
-  app.get(stylesheetPath, { config: { session: false } }, async (_request, reply) =>
+  app.get(webRoutes.stylesheet.pattern, { config: { session: false } }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').send(stylesheet),
   )
 
   // As the API's: 200 when the database answers, else a 503 problem.
-  app.get('/health', { config: { session: false } }, async (request, reply) => {
+  app.get(webRoutes.health.pattern, { config: { session: false } }, async (request, reply) => {
     const health = await operate(options.runtime, request, 'health', { params: undefined, query: undefined, body: undefined })
     if (health.ok) return reply.header('cache-control', 'no-store').send(health.value.value)
     return sendProblem(reply, health.error.code, health.error.message)

@@ -1,6 +1,7 @@
 import { type Caller, identify, type Principal, type Scope } from '@quire/core'
 import { type Counters, callerOf, handleError, type RateLimitSettings, registerRateLimit, sendFailure } from '@quire/http-edge'
 import { bindingExecutor, handleHttpRequest, type McpHttpResponse, rpcRefusal, toolNamed } from '@quire/mcp'
+import { webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 
@@ -58,13 +59,13 @@ export async function registerMcpRoutes(app: FastifyInstance, options: McpRouteO
 }
 
 async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
-  const resource = `${options.webUrl}/mcp`
+  const resource = `${options.webUrl}${webRoutes.mcp.path()}`
   const deps = options.runtime.forAudience(resource)
   const version = deps.config.version
   const allowedOrigins = new Set([new URL(options.webUrl).origin, ...(options.allowedOrigins ?? [])])
 
   // Every Bearer challenge (401, 403) names this resource's metadata, as the API's name its own.
-  app.decorate('resourceMetadataUrl', `${options.webUrl}/.well-known/oauth-protected-resource/mcp`)
+  app.decorate('resourceMetadataUrl', `${options.webUrl}${webRoutes.mcpResourceMetadata.path()}`)
   app.setErrorHandler(handleError)
   // Before anything else, limits included: a foreign Origin is refused (DNS rebinding); an allowed
   // one gets CORS on every answer, refusals too (a browser-hosted client must read the challenge).
@@ -85,7 +86,7 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
 
   app.route({
     method: 'POST',
-    url: '/mcp',
+    url: webRoutes.mcp.pattern,
     // As the API: content up to its limit, JSON-escaped.
     bodyLimit: Math.max(deps.config.limits.contentBytes * 8, 1024 * 1024),
     handler: async (request, reply) => {
@@ -126,7 +127,7 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
   for (const method of ['GET', 'DELETE'] as const) {
     app.route({
       method,
-      url: '/mcp',
+      url: webRoutes.mcp.pattern,
       handler: async (_request, reply) =>
         send(
           reply.header('allow', 'POST, OPTIONS'),
@@ -135,7 +136,7 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
     })
   }
 
-  app.options('/mcp', async (_request, reply) =>
+  app.options(webRoutes.mcp.pattern, async (_request, reply) =>
     reply
       .code(204)
       .header('access-control-allow-methods', 'POST, OPTIONS')

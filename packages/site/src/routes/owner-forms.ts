@@ -1,10 +1,9 @@
+import { webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import type { FastifyInstance } from 'fastify'
-import type { ArtifactPathParams } from './artifact-http.ts'
+import type { ArtifactPathParams } from './artifact-request.ts'
 import { createLink, deleteConfirmed, revokeLink, saveAccess, showDelete, showSettings } from './owner-settings.ts'
 import { editBodyLimit, restore, saveEdit, showEdit } from './owner-versions.ts'
-
-const artifact = '/:owner/:project/:slug'
 
 /**
  * An owner's forms: in the browser, without script, what the REST API does. Each post runs its
@@ -26,15 +25,15 @@ const artifact = '/:owner/:project/:slug'
 export function registerOwnerFormRoutes(app: FastifyInstance, options: { runtime: Runtime }): void {
   const { runtime } = options
   type Path = { Params: ArtifactPathParams }
-  app.get<Path>(`${artifact}/edit`, (request, reply) => showEdit(runtime, request, reply))
-  app.post<Path>(`${artifact}/edit`, { bodyLimit: editBodyLimit(runtime) }, (request, reply) => saveEdit(runtime, request, reply))
-  app.post<Path>(`${artifact}/restore`, (request, reply) => restore(runtime, request, reply))
-  app.get<Path>(`${artifact}/delete`, (request, reply) => showDelete(runtime, request, reply))
-  app.post<Path>(`${artifact}/delete`, (request, reply) => deleteConfirmed(runtime, request, reply))
-  app.get<Path>(`${artifact}/settings`, (request, reply) => showSettings(runtime, request, reply))
-  app.post<Path>(`${artifact}/settings/access`, (request, reply) => saveAccess(runtime, request, reply))
-  app.post<Path>(`${artifact}/settings/share-links`, (request, reply) => createLink(runtime, request, reply))
-  app.post<{ Params: ArtifactPathParams & { id: string } }>(`${artifact}/settings/share-links/:id/revoke`, (request, reply) =>
+  app.get<Path>(webRoutes.edit.pattern, (request, reply) => showEdit(runtime, request, reply))
+  app.post<Path>(webRoutes.edit.pattern, { bodyLimit: editBodyLimit(runtime) }, (request, reply) => saveEdit(runtime, request, reply))
+  app.post<Path>(webRoutes.restore.pattern, (request, reply) => restore(runtime, request, reply))
+  app.get<Path>(webRoutes.delete.pattern, (request, reply) => showDelete(runtime, request, reply))
+  app.post<Path>(webRoutes.delete.pattern, (request, reply) => deleteConfirmed(runtime, request, reply))
+  app.get<Path>(webRoutes.artifactSettings.pattern, (request, reply) => showSettings(runtime, request, reply))
+  app.post<Path>(webRoutes.artifactAccess.pattern, (request, reply) => saveAccess(runtime, request, reply))
+  app.post<Path>(webRoutes.shareLinks.pattern, (request, reply) => createLink(runtime, request, reply))
+  app.post<{ Params: ArtifactPathParams & { id: string } }>(webRoutes.shareLinkRevoke.pattern, (request, reply) =>
     revokeLink(runtime, request, reply),
   )
 }

@@ -2,24 +2,25 @@ import type { Failure } from '@quire/core'
 import {
   type AccessForm,
   accessFormOf,
+  artifactParams,
   createdLinkPage,
   deletePage,
   type LinkForm,
   type LinkLifetime,
   linkLifetimes,
   noticeOf,
-  ownerPaths,
-  projectPath,
   type SettingsView,
   settingsPage,
-  withNotice,
+  webRoutes,
 } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { sendFailure } from '@quire/web-http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../operate.ts'
-import type { PathRequest } from './artifact-http.ts'
-import { fieldErrorsOf, formOf, type Permitted, permitted, refuseAction, sendFormPage } from './owner-permissions.ts'
+import { type Permitted, permitted, refuseAction } from './artifact-permissions.ts'
+import type { PathRequest } from './artifact-request.ts'
+import { fieldErrorsOf, formOf } from './form-fields.ts'
+import { sendFormPage } from './private-page.ts'
 
 /** Share links on one page of the settings. */
 const LINKS_PAGE_SIZE = 50
@@ -54,7 +55,7 @@ export async function deleteConfirmed(runtime: Runtime, request: PathRequest, re
     body: undefined,
   })
   if (!result.ok) return refuseAction(request, reply, result.error)
-  return reply.redirect(withNotice(projectPath({ ownerUsername: artifact.ownerUsername, slug: artifact.projectSlug }), 'deleted'), 303)
+  return reply.redirect(webRoutes.project.path(artifactParams(artifact), { notice: 'deleted' }), 303)
 }
 
 /** What the settings page shows besides what a form that came back puts in it. */
@@ -151,7 +152,8 @@ export async function saveAccess(runtime: Runtime, request: PathRequest, reply: 
     query: {},
     body: { publicView: typed.publicView, publicEdit: typed.publicEdit, viewerEmails },
   })
-  if (result.ok) return reply.redirect(withNotice(ownerPaths(allowed.permissions.artifact).settings, 'access-saved'), 303)
+  if (result.ok)
+    return reply.redirect(webRoutes.artifactSettings.path(artifactParams(allowed.permissions.artifact), { notice: 'access-saved' }), 303)
   if (result.error.code !== 'validation_failed') return refuseAction(request, reply, result.error)
   const errors = fieldErrorsOf(namingAddresses(result.error, viewerEmails))
   return sendSettings(runtime, request, reply, allowed, 400, {
@@ -213,7 +215,8 @@ export async function revokeLink(
     query: undefined,
     body: undefined,
   })
-  if (result.ok) return reply.redirect(withNotice(ownerPaths(allowed.permissions.artifact).settings, 'link-revoked'), 303)
+  if (result.ok)
+    return reply.redirect(webRoutes.artifactSettings.path(artifactParams(allowed.permissions.artifact), { notice: 'link-revoked' }), 303)
   if (result.error.code === 'not_found' || result.error.code === 'validation_failed')
     return sendFailure(request, reply, {
       code: 'not_found',

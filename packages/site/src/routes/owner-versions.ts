@@ -1,13 +1,16 @@
 import { type Failure, getContent } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
 import { httpStatusOf } from '@quire/http-edge'
-import { type EditView, editPage, type Newline, ownerPaths, withNotice } from '@quire/pages'
+import { artifactParams, type EditView, editPage, type Newline, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { sendFailure, webCaller } from '@quire/web-http'
 import type { FastifyReply } from 'fastify'
 import { operate } from '../operate.ts'
-import { type PathRequest, versionNumber } from './artifact-http.ts'
-import { fieldErrorsOf, formOf, permitted, refuseAction, sendFormPage } from './owner-permissions.ts'
+import { permitted, refuseAction } from './artifact-permissions.ts'
+import type { PathRequest } from './artifact-request.ts'
+import { fieldErrorsOf, formOf } from './form-fields.ts'
+import { sendFormPage } from './private-page.ts'
+import { versionNumber } from './version-query.ts'
 
 /**
  * A textarea's text as the document had it: browsers send a textarea's line breaks as CRLF
@@ -107,7 +110,7 @@ export async function saveEdit(runtime: Runtime, request: PathRequest, reply: Fa
     query: {},
     body: { content, changelog, expectedLatestVersion: expected },
   })
-  if (result.ok) return reply.redirect(withNotice(ownerPaths(artifact).artifact, 'saved'), 303)
+  if (result.ok) return reply.redirect(webRoutes.artifact.path(artifactParams(artifact), { notice: 'saved' }), 303)
   const failure = result.error
   const status = httpStatusOf(failure.code)
   switch (failure.code) {
@@ -145,7 +148,7 @@ export async function restore(runtime: Runtime, request: PathRequest, reply: Fas
     query: {},
     body: { expectedLatestVersion: expected, ...(changelog ? { changelog } : {}) },
   })
-  if (result.ok) return reply.redirect(withNotice(ownerPaths(artifact).artifact, 'restored'), 303)
+  if (result.ok) return reply.redirect(webRoutes.artifact.path(artifactParams(artifact), { notice: 'restored' }), 303)
   const failure = result.error
   if (failure.code === 'version_conflict')
     return sendFailure(request, reply, {

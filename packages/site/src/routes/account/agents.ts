@@ -1,10 +1,13 @@
 import { oauthServerConfig } from '@quire/core'
-import { type AgentConnection, agentsPage, noticeKey } from '@quire/pages'
+import { type AgentConnection, agentsPage, noticeKey, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { visitorFrom } from '@quire/web-http'
 import type { FastifyInstance } from 'fastify'
 import { operate } from '../../operate.ts'
-import { cursorOf, pageQuery, redirectWithNotice, refuse, sendPage, signedIn, single } from './common.ts'
+import { redirectWithNotice } from './notice-redirect.ts'
+import { refuse } from './refusals.ts'
+import { cursorOf, pageQuery, single } from './request-values.ts'
+import { sendPage, signedIn } from './signed-in.ts'
 
 /** Agents on one page of the list. */
 const AGENTS_PAGE_SIZE = 50
@@ -13,13 +16,13 @@ const AGENTS_PAGE_SIZE = 50
 function connectionOf(runtime: Runtime): AgentConnection | null {
   if (runtime.agentAuth === null) return null
   const webUrl = oauthServerConfig(runtime.deps.config).issuer
-  return { skillUrl: `${webUrl}/auth.md`, claimUrl: `${webUrl}/agent/claim` }
+  return { skillUrl: `${webUrl}${webRoutes.authMd.path()}`, claimUrl: `${webUrl}${webRoutes.agentClaim.path()}` }
 }
 
 /** `/settings/agents`: list the agents the person claimed, and revoke them. */
 export function registerAgentRoutes(app: FastifyInstance, runtime: Runtime): void {
-  app.get('/settings/agents', async (request, reply) => {
-    const session = signedIn(request, reply, '/settings/agents')
+  app.get(webRoutes.agents.pattern, async (request, reply) => {
+    const session = signedIn(request, reply, webRoutes.agents.path())
     if (!session) return reply
     const cursor = cursorOf(request, reply)
     if (cursor === null) return reply
@@ -40,14 +43,14 @@ export function registerAgentRoutes(app: FastifyInstance, runtime: Runtime): voi
     return sendPage(reply, page)
   })
 
-  app.post<{ Params: { agentId: string } }>('/settings/agents/:agentId/revoke', async (request, reply) => {
-    if (!signedIn(request, reply, '/settings/agents')) return reply
+  app.post<{ Params: { agentId: string } }>(webRoutes.agentRevoke.pattern, async (request, reply) => {
+    if (!signedIn(request, reply, webRoutes.agents.path())) return reply
     const revoked = await operate(runtime, request, 'revokeAgent', {
       params: { agentId: request.params.agentId },
       query: undefined,
       body: undefined,
     })
     if (!revoked.ok) return refuse(request, reply, revoked.error)
-    return redirectWithNotice(reply, '/settings/agents', 'agent-revoked')
+    return redirectWithNotice(reply, webRoutes.agents.path({}, { notice: 'agent-revoked' }))
   })
 }

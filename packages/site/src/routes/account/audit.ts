@@ -1,12 +1,14 @@
 import { type AuditAction, auditActions, type Outcome, type Result, workspaceActions } from '@quire/core'
 import type { AuditEvent, PageOf } from '@quire/core/contract'
-import { type AuditFilter, type AuditSubject, auditPage, ownerPaths, workspaceSettingsPath } from '@quire/pages'
+import { type AuditFilter, type AuditSubject, auditPage, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { sendFailure, visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'
-import type { ArtifactPathParams } from '../artifact-http.ts'
-import { cursorOf, refuse, sendPage, signedIn, single } from './common.ts'
+import type { ArtifactPathParams } from '../artifact-request.ts'
+import { refuse } from './refusals.ts'
+import { cursorOf, single } from './request-values.ts'
+import { sendPage, signedIn } from './signed-in.ts'
 import { workspaceOrRefuse } from './workspaces.ts'
 
 /** Events on one page unless `?limit=` asks for another size (1–100, as the operations allow). */
@@ -49,7 +51,6 @@ async function showTrail(
   request: FastifyRequest,
   reply: FastifyReply,
   trail: {
-    readonly basePath: string
     readonly actions: readonly string[]
     readonly source: AuditSource
     /** What the page is about, once the operation has admitted the person. */
@@ -70,7 +71,6 @@ async function showTrail(
   if (subject === null) return reply
   const page = auditPage({
     subject,
-    basePath: trail.basePath,
     actions: trail.actions,
     filter: { action: asked.action, limit: asked.limit },
     events: window.value.value.items,
@@ -83,19 +83,17 @@ async function showTrail(
 
 /** The audit trails of the account, of a workspace and of an artifact: one page template, three operations. */
 export function registerAuditRoutes(app: FastifyInstance, runtime: Runtime): void {
-  app.get('/settings/audit', (request, reply) =>
+  app.get(webRoutes.accountAudit.pattern, (request, reply) =>
     showTrail(request, reply, {
-      basePath: '/settings/audit',
       actions: auditActions,
       source: (query) => operate(runtime, request, 'listAuditEvents', { params: undefined, query, body: undefined }),
       subject: async () => ({ kind: 'account' }),
     }),
   )
 
-  app.get<{ Params: { workspaceId: string } }>('/settings/workspaces/:workspaceId/audit', (request, reply) => {
+  app.get<{ Params: { workspaceId: string } }>(webRoutes.workspaceAudit.pattern, (request, reply) => {
     const { workspaceId } = request.params
     return showTrail(request, reply, {
-      basePath: `${workspaceSettingsPath(workspaceId)}/audit`,
       actions: workspaceActions,
       source: (query) => operate(runtime, request, 'listWorkspaceAuditEvents', { params: { workspaceId }, query, body: undefined }),
       subject: async () => {
@@ -105,7 +103,7 @@ export function registerAuditRoutes(app: FastifyInstance, runtime: Runtime): voi
     })
   })
 
-  app.get<{ Params: ArtifactPathParams }>('/:owner/:project/:slug/audit', async (request, reply) => {
+  app.get<{ Params: ArtifactPathParams }>(webRoutes.artifactAudit.pattern, async (request, reply) => {
     if (!signedIn(request, reply)) return reply
     const { owner, project, slug } = request.params
     // The artifact by its path first: one the person may not see is the 404 a missing one is.
@@ -117,7 +115,6 @@ export function registerAuditRoutes(app: FastifyInstance, runtime: Runtime): voi
     if (!artifact.ok) return refuse(request, reply, artifact.error)
     const found = artifact.value.value
     return showTrail(request, reply, {
-      basePath: ownerPaths(found).audit,
       actions: artifactActions,
       source: (query) =>
         operate(runtime, request, 'listAuditEvents', { params: undefined, query: { ...query, artifactId: found.id }, body: undefined }),

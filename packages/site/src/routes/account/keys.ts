@@ -1,25 +1,14 @@
 import type { Scope } from '@quire/core'
 import { httpStatusOf } from '@quire/http-edge'
-import { createdKeyPage, type FormState, keysPage, noticeKey } from '@quire/pages'
+import { createdKeyPage, type FormState, keysPage, noticeKey, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'
-import {
-  cursorOf,
-  field,
-  fields,
-  idempotencyKeyOf,
-  isFormRefusal,
-  newFormKey,
-  pageQuery,
-  redirectWithNotice,
-  refuse,
-  refusedForm,
-  sendPage,
-  signedIn,
-  single,
-} from './common.ts'
+import { redirectWithNotice } from './notice-redirect.ts'
+import { isFormRefusal, refuse, refusedForm } from './refusals.ts'
+import { cursorOf, field, fields, idempotencyKeyOf, newFormKey, pageQuery, single } from './request-values.ts'
+import { sendPage, signedIn } from './signed-in.ts'
 
 /** Keys on one page of the list. */
 const KEYS_PAGE_SIZE = 50
@@ -48,7 +37,7 @@ async function showKeys(
   reply: FastifyReply,
   refused: { form: FormState; scopes: readonly string[]; status: number } | null,
 ) {
-  const session = signedIn(request, reply, '/settings/keys')
+  const session = signedIn(request, reply, webRoutes.apiKeys.path())
   if (!session) return reply
   const cursor = refused ? undefined : cursorOf(request, reply)
   if (cursor === null) return reply
@@ -73,10 +62,10 @@ async function showKeys(
 
 /** `/settings/keys`: list, create (the secret shown once, on the answer itself) and revoke API keys. */
 export function registerKeyRoutes(app: FastifyInstance, runtime: Runtime): void {
-  app.get('/settings/keys', (request, reply) => showKeys(runtime, request, reply, null))
+  app.get(webRoutes.apiKeys.pattern, (request, reply) => showKeys(runtime, request, reply, null))
 
-  app.post('/settings/keys', async (request, reply) => {
-    const session = signedIn(request, reply, '/settings/keys')
+  app.post(webRoutes.apiKeys.pattern, async (request, reply) => {
+    const session = signedIn(request, reply, webRoutes.apiKeys.path())
     if (!session) return reply
     const form = request.body
     const name = field(form, 'name')
@@ -101,14 +90,14 @@ export function registerKeyRoutes(app: FastifyInstance, runtime: Runtime): void 
     return showKeys(runtime, request, reply, { form: refused, scopes, status: httpStatusOf(created.error.code) })
   })
 
-  app.post<{ Params: { apiKeyId: string } }>('/settings/keys/:apiKeyId/revoke', async (request, reply) => {
-    if (!signedIn(request, reply, '/settings/keys')) return reply
+  app.post<{ Params: { apiKeyId: string } }>(webRoutes.apiKeyRevoke.pattern, async (request, reply) => {
+    if (!signedIn(request, reply, webRoutes.apiKeys.path())) return reply
     const revoked = await operate(runtime, request, 'revokeApiKey', {
       params: { apiKeyId: request.params.apiKeyId },
       query: undefined,
       body: undefined,
     })
     if (!revoked.ok) return refuse(request, reply, revoked.error)
-    return redirectWithNotice(reply, '/settings/keys', 'key-revoked')
+    return redirectWithNotice(reply, webRoutes.apiKeys.path({}, { notice: 'key-revoked' }))
   })
 }

@@ -6,6 +6,7 @@ import {
   managesWorkspace,
   myInvitationsPage,
   noticeKey,
+  webRoutes,
   workspacePage,
   workspaceSettingsPath,
   workspacesPage,
@@ -14,20 +15,10 @@ import type { Runtime } from '@quire/runtime'
 import { visitorFrom } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../../operate.ts'
-import {
-  cursorOf,
-  field,
-  idempotencyKeyOf,
-  isFormRefusal,
-  newFormKey,
-  pageQuery,
-  redirectWithNotice,
-  refuse,
-  refusedForm,
-  sendPage,
-  signedIn,
-  single,
-} from './common.ts'
+import { redirectWithNotice } from './notice-redirect.ts'
+import { isFormRefusal, refuse, refusedForm } from './refusals.ts'
+import { cursorOf, field, idempotencyKeyOf, newFormKey, pageQuery, single } from './request-values.ts'
+import { sendPage, signedIn } from './signed-in.ts'
 
 /** Rows of each list on these pages (the workspace page shows the first page of each of its lists). */
 const PAGE_SIZE = 100
@@ -94,7 +85,7 @@ async function showWorkspaces(
   reply: FastifyReply,
   refused: { form: FormState; status: number } | null,
 ) {
-  const session = signedIn(request, reply, '/settings/workspaces')
+  const session = signedIn(request, reply, webRoutes.workspaces.path())
   if (!session) return reply
   const cursor = refused ? undefined : cursorOf(request, reply)
   if (cursor === null) return reply
@@ -157,7 +148,7 @@ async function showWorkspace(
 
 /** `/settings/invitations`: the invitations addressed to the person. */
 async function showMyInvitations(runtime: Runtime, request: FastifyRequest, reply: FastifyReply) {
-  const session = signedIn(request, reply, '/settings/invitations')
+  const session = signedIn(request, reply, webRoutes.invitations.path())
   if (!session) return reply
   const cursor = cursorOf(request, reply)
   if (cursor === null) return reply
@@ -180,10 +171,10 @@ async function showMyInvitations(runtime: Runtime, request: FastifyRequest, repl
 
 /** Workspaces (list, create, one workspace's members, projects and invitations) and the invitations addressed to the person. */
 export function registerWorkspaceRoutes(app: FastifyInstance, runtime: Runtime): void {
-  app.get('/settings/workspaces', (request, reply) => showWorkspaces(runtime, request, reply, null))
+  app.get(webRoutes.workspaces.pattern, (request, reply) => showWorkspaces(runtime, request, reply, null))
 
-  app.post('/settings/workspaces', async (request, reply) => {
-    if (!signedIn(request, reply, '/settings/workspaces')) return reply
+  app.post(webRoutes.workspaces.pattern, async (request, reply) => {
+    if (!signedIn(request, reply, webRoutes.workspaces.path())) return reply
     const values = { name: field(request.body, 'name'), slug: field(request.body, 'slug').trim() }
     const created = await operate(
       runtime,
@@ -192,17 +183,16 @@ export function registerWorkspaceRoutes(app: FastifyInstance, runtime: Runtime):
       { params: undefined, query: undefined, body: values },
       { idempotencyKey: idempotencyKeyOf(request.body) },
     )
-    if (created.ok) return redirectWithNotice(reply, workspaceSettingsPath(created.value.value.id), 'workspace-created')
+    if (created.ok)
+      return redirectWithNotice(reply, webRoutes.workspace.path({ workspaceId: created.value.value.id }, { notice: 'workspace-created' }))
     if (!isFormRefusal(created.error)) return refuse(request, reply, created.error)
     const form = refusedForm(created.error, values, workspaceRules, { slug_taken: 'slug' })
     return showWorkspaces(runtime, request, reply, { form, status: httpStatusOf(created.error.code) })
   })
 
-  app.get<{ Params: WorkspaceParams }>('/settings/workspaces/:workspaceId', (request, reply) =>
-    showWorkspace(runtime, request, reply, null),
-  )
+  app.get<{ Params: WorkspaceParams }>(webRoutes.workspace.pattern, (request, reply) => showWorkspace(runtime, request, reply, null))
 
-  app.post<{ Params: WorkspaceParams }>('/settings/workspaces/:workspaceId/invitations', async (request, reply) => {
+  app.post<{ Params: WorkspaceParams }>(webRoutes.workspaceInvitations.pattern, async (request, reply) => {
     const { workspaceId } = request.params
     if (!signedIn(request, reply, workspaceSettingsPath(workspaceId))) return reply
     const values = { email: field(request.body, 'email').trim(), role: field(request.body, 'role') || 'member' }
@@ -214,30 +204,37 @@ export function registerWorkspaceRoutes(app: FastifyInstance, runtime: Runtime):
       { params: { workspaceId }, query: undefined, body: { email: values.email, role: values.role as 'member' } },
       { idempotencyKey: idempotencyKeyOf(request.body) },
     )
-    if (created.ok) return redirectWithNotice(reply, workspaceSettingsPath(created.value.value.workspaceId), 'invitation-created')
+    if (created.ok)
+      return redirectWithNotice(
+        reply,
+        webRoutes.workspace.path({ workspaceId: created.value.value.workspaceId }, { notice: 'invitation-created' }),
+      )
     if (!isFormRefusal(created.error)) return refuse(request, reply, created.error)
     const form = refusedForm(created.error, values, invitationRules, { already_member: 'email', invitation_pending: 'email' })
     return showWorkspace(runtime, request, reply, { form, status: httpStatusOf(created.error.code) })
   })
 
-  app.post<{ Params: WorkspaceParams & InvitationParams }>(
-    '/settings/workspaces/:workspaceId/invitations/:invitationId/revoke',
-    async (request, reply) => {
-      if (!signedIn(request, reply, workspaceSettingsPath(request.params.workspaceId))) return reply
-      const params = { invitationId: request.params.invitationId }
-      const revoked = await operate(runtime, request, 'revokeInvitation', { params, query: undefined, body: undefined })
-      if (!revoked.ok) return refuse(request, reply, revoked.error)
-      return redirectWithNotice(reply, workspaceSettingsPath(revoked.value.value.workspaceId), 'invitation-revoked')
-    },
-  )
+  app.post<{ Params: WorkspaceParams & InvitationParams }>(webRoutes.workspaceInvitationRevoke.pattern, async (request, reply) => {
+    if (!signedIn(request, reply, workspaceSettingsPath(request.params.workspaceId))) return reply
+    const params = { invitationId: request.params.invitationId }
+    const revoked = await operate(runtime, request, 'revokeInvitation', { params, query: undefined, body: undefined })
+    if (!revoked.ok) return refuse(request, reply, revoked.error)
+    return redirectWithNotice(
+      reply,
+      webRoutes.workspace.path({ workspaceId: revoked.value.value.workspaceId }, { notice: 'invitation-revoked' }),
+    )
+  })
 
-  app.get('/settings/invitations', (request, reply) => showMyInvitations(runtime, request, reply))
+  app.get(webRoutes.invitations.pattern, (request, reply) => showMyInvitations(runtime, request, reply))
 
-  app.post<{ Params: InvitationParams }>('/settings/invitations/:invitationId/accept', async (request, reply) => {
-    if (!signedIn(request, reply, '/settings/invitations')) return reply
+  app.post<{ Params: InvitationParams }>(webRoutes.invitationAccept.pattern, async (request, reply) => {
+    if (!signedIn(request, reply, webRoutes.invitations.path())) return reply
     const params = { invitationId: request.params.invitationId }
     const accepted = await operate(runtime, request, 'acceptInvitation', { params, query: undefined, body: undefined })
     if (!accepted.ok) return refuse(request, reply, accepted.error)
-    return redirectWithNotice(reply, workspaceSettingsPath(accepted.value.value.workspaceId), 'invitation-accepted')
+    return redirectWithNotice(
+      reply,
+      webRoutes.workspace.path({ workspaceId: accepted.value.value.workspaceId }, { notice: 'invitation-accepted' }),
+    )
   })
 }

@@ -1,13 +1,14 @@
 import { type ArtifactPermissionAction, type ArtifactPermissions, type Failure, getArtifactPermissions } from '@quire/core'
-import type { FieldErrors, Visitor } from '@quire/pages'
+import { signInPath, type Visitor } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { sendFailure, visitorFrom, webCaller } from '@quire/web-http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { type PathRequest, refuseArtifact } from './artifact-http.ts'
+import { refuseArtifact } from './artifact-refusals.ts'
+import type { PathRequest } from './artifact-request.ts'
 
 /**
- * What the owner's forms share: sign-in first, the artifact of the path with what the person may
- * do with it (the one policy, through `getArtifactPermissions`), the form's fields, and the answers.
+ * Who may do what on the owner's pages and forms: sign-in first, then the artifact of the path
+ * with what the person may do with it (the one policy, through `getArtifactPermissions`).
  */
 
 /** The artifact of the path as the caller may read it, and what else the caller may do; null once refused. */
@@ -53,7 +54,7 @@ export async function permitted(
     // A page sends the person to sign in first; a post without a session is answered as the
     // operation answers anonymous callers (nothing to return to).
     if (request.method === 'GET') {
-      reply.redirect(`/login?return_to=${encodeURIComponent(request.url)}`, 303)
+      reply.redirect(signInPath(request.url), 303)
       return null
     }
   }
@@ -73,33 +74,4 @@ export async function permitted(
     person: { visitor: visitorFrom(session), csrfToken: session.csrfToken },
     permissions,
   }
-}
-
-/** A form's fields as the body parser gave them: one string per name (a repeated name counts as absent). */
-export function formOf(request: FastifyRequest): (name: string) => string | undefined {
-  const body = (request.body ?? {}) as Record<string, unknown>
-  return (name) => {
-    const value = Object.hasOwn(body, name) ? body[name] : undefined
-    return typeof value === 'string' ? value : undefined
-  }
-}
-
-/**
- * A failed operation's field errors, by the form field each names (`/body/viewerEmails/3` →
- * `viewerEmails`), in the words the operation used; several on one field are joined.
- */
-export function fieldErrorsOf(failure: Failure, fieldOf: (property: string) => string | null = (p) => p): FieldErrors {
-  const errors: Record<string, string> = {}
-  for (const { path, message } of failure.errors ?? []) {
-    const [, part, property] = path.split('/')
-    const field = part === 'body' && property ? fieldOf(property) : null
-    if (field === null) continue
-    errors[field] = errors[field] ? `${errors[field]}; ${message}` : message
-  }
-  return errors
-}
-
-/** Form pages carry the person's CSRF token and unsaved text: nothing may keep them. */
-export function sendFormPage(reply: FastifyReply, status: number, page: string): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page)
 }

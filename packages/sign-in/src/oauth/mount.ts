@@ -1,12 +1,12 @@
 import { oauthServerConfig } from '@quire/core'
-import { layout } from '@quire/pages'
+import { layout, signInPath } from '@quire/pages'
 import { discoveryDocuments, type Runtime } from '@quire/runtime'
 import { contentSecurityPolicy, type SessionCookies } from '@quire/web-http'
 import type { FastifyInstance } from 'fastify'
-import { registerOAuthServer } from '../oauth/routes.ts'
+import { registerOAuthServer } from './authorization-server.ts'
 
 /**
- * The OAuth 2.1 authorization server (oauth/routes.ts), given what it needs from the web app:
+ * The OAuth 2.1 authorization server (authorization-server.ts), given what it needs from the web app:
  * the signed-in person (the session hook has already checked the CSRF token of every unsafe
  * request that came with one), their CSRF token, the sign-in URL, and the page layout.
  */
@@ -17,7 +17,7 @@ export function registerOAuthRoutes(app: FastifyInstance, options: { runtime: Ru
     agents: runtime.agentAuth,
     session: async (request) => request.session?.principal ?? null,
     csrfToken: (principal) => ('credentialId' in principal ? sessions.csrfTokenFor(principal.credentialId) : ''),
-    loginUrl: (returnTo) => `/login?return_to=${encodeURIComponent(returnTo)}`,
+    loginUrl: signInPath,
     sendPage: (reply, page) =>
       reply
         .code(page.status ?? 200)

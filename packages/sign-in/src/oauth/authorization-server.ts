@@ -11,7 +11,7 @@ import {
   registerOAuthClient,
   revokeOAuthToken,
 } from '@quire/core'
-import { consentPage, type OAuthPage, refusalPage } from '@quire/pages'
+import { consentPage, type OAuthPage, refusalPage, webRoutes } from '@quire/pages'
 import type { Discovery } from '@quire/runtime'
 import { webRateLimits } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -70,19 +70,19 @@ function openToAnyOrigin(reply: FastifyReply): void {
  */
 export function registerOAuthServer(app: FastifyInstance, deps: CoreDeps, config: OAuthServerConfig, kit: OAuthWebKit): void {
   const asMetadata = kit.discovery.authorizationServer
-  const mcpResource = kit.discovery.protectedResource(`${config.issuer}/mcp`)
-  app.get('/.well-known/oauth-authorization-server', async (_request, reply) => {
+  const mcpResource = kit.discovery.protectedResource(`${config.issuer}${webRoutes.mcp.path()}`)
+  app.get(webRoutes.authorizationServerMetadata.pattern, async (_request, reply) => {
     openToAnyOrigin(reply)
     return asMetadata
   })
-  for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+  for (const path of [webRoutes.protectedResourceMetadata.pattern, webRoutes.mcpResourceMetadata.pattern]) {
     app.get(path, async (_request, reply) => {
       openToAnyOrigin(reply)
       return mcpResource
     })
   }
 
-  app.options('/oauth2/register', clientEndpoint, async (_request, reply) => {
+  app.options(webRoutes.oauthRegister.pattern, clientEndpoint, async (_request, reply) => {
     openToAnyOrigin(reply)
     return reply
       .code(204)
@@ -91,14 +91,14 @@ export function registerOAuthServer(app: FastifyInstance, deps: CoreDeps, config
       .header('access-control-max-age', '7200')
       .send()
   })
-  app.post('/oauth2/register', registration, async (request, reply) => {
+  app.post(webRoutes.oauthRegister.pattern, registration, async (request, reply) => {
     openToAnyOrigin(reply)
     const result = await registerOAuthClient(deps, request.body)
     if (!result.ok) return sendOAuthError(reply, result.error)
     return reply.code(201).header('cache-control', 'no-store').send(result.value)
   })
 
-  app.get('/oauth2/authorize', async (request, reply) => {
+  app.get(webRoutes.oauthAuthorize.pattern, async (request, reply) => {
     const query = stringsOf(request.query)
     const checked = await checkAuthorizationRequest(deps, config, query)
     if (!checked.ok) {
@@ -112,10 +112,10 @@ export function registerOAuthServer(app: FastifyInstance, deps: CoreDeps, config
   })
 
   // The consent form posts back the original request: it is checked again, as if new.
-  app.post('/oauth2/authorize', async (request, reply) => {
+  app.post(webRoutes.oauthAuthorize.pattern, async (request, reply) => {
     const form = stringsOf(request.body)
     const principal = await kit.session(request)
-    if (principal === null) return reply.redirect(kit.loginUrl('/'), 303)
+    if (principal === null) return reply.redirect(kit.loginUrl(webRoutes.home.path()), 303)
     const checked = await checkAuthorizationRequest(deps, config, form)
     if (!checked.ok) {
       if (checked.refusal.redirectTo) return reply.redirect(checked.refusal.redirectTo, 303)
@@ -128,7 +128,7 @@ export function registerOAuthServer(app: FastifyInstance, deps: CoreDeps, config
     return reply.header('cache-control', 'no-store').redirect(decision.redirectTo, 303)
   })
 
-  app.post('/oauth2/token', clientEndpoint, async (request, reply) => {
+  app.post(webRoutes.oauthToken.pattern, clientEndpoint, async (request, reply) => {
     openToAnyOrigin(reply)
     const form = stringsOf(request.body)
     // The agent grants, when the layer is on; with it off they are unsupported grant types.
@@ -142,7 +142,7 @@ export function registerOAuthServer(app: FastifyInstance, deps: CoreDeps, config
     return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(result.value)
   })
 
-  app.post('/oauth2/revoke', clientEndpoint, async (request, reply) => {
+  app.post(webRoutes.oauthRevoke.pattern, clientEndpoint, async (request, reply) => {
     openToAnyOrigin(reply)
     const form = stringsOf(request.body)
     // An agent token or an OAuth token: each revocation ignores the other's tokens (RFC 7009 answers the same either way).

@@ -1,0 +1,16 @@
+import type { Failure } from '@quire/core'
+import { sendFailure } from '@quire/web-http'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+/** A read of an artifact that failed, as a page for a person (a problem for a script). */
+export function refuseArtifact(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply {
+  if (failure.code === 'not_found')
+    return sendFailure(request, reply, {
+      code: 'not_found',
+      title: 'Not found',
+      message: request.session
+        ? 'There is no artifact here, or it is not shared with you.'
+        : 'There is no artifact here, or it is private: sign in with an account it is shared with.',
+    })
+  return sendFailure(request, reply, { code: failure.code, title: 'This artifact cannot be shown', message: failure.message })
+}

@@ -55,6 +55,24 @@ export {
   textProblem,
   workspaceActions,
 } from './contract/index.ts'
+// The one validator of every surface's input (REST, MCP, web forms).
+export {
+  type Check,
+  type CheckOptions,
+  type CheckResult,
+  checkInput,
+  checkOf,
+  type FieldError,
+  formatChecks,
+  IdempotencyHeaders,
+  type InputCheckResult,
+  type InputPart,
+  type InputSchemas,
+  inputParts,
+  inputSchemasOf,
+  NoQuery,
+  partCheckOf,
+} from './validation/index.ts'
 export { type UnifiedDiff, type UnifiedDiffOptions, unifiedDiff } from './diff/unified-diff.ts'
 // Domain model.
 export {

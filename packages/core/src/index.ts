@@ -55,24 +55,6 @@ export {
   textProblem,
   workspaceActions,
 } from './contract/index.ts'
-// The one validator of every surface's input (REST, MCP, web forms).
-export {
-  type Check,
-  type CheckOptions,
-  type CheckResult,
-  checkInput,
-  checkOf,
-  type FieldError,
-  formatChecks,
-  IdempotencyHeaders,
-  type InputCheckResult,
-  type InputPart,
-  type InputSchemas,
-  inputParts,
-  inputSchemasOf,
-  NoQuery,
-  partCheckOf,
-} from './validation/index.ts'
 export { type UnifiedDiff, type UnifiedDiffOptions, unifiedDiff } from './diff/unified-diff.ts'
 // Domain model.
 export {
@@ -122,7 +104,6 @@ export {
 } from './domain/rules.ts'
 export { newSecret, secretPrefixes } from './domain/secrets.ts'
 export { normalizeViewerEmails, shareLinkExpiry } from './domain/sharing-rules.ts'
-
 // Ports.
 export type {
   AcceptInvitationCommand,
@@ -221,7 +202,6 @@ export type {
   WriteGuard,
   WriteRefusal,
 } from './ports/stores.ts'
-
 // Use-cases.
 export { identify } from './use-cases/access.ts'
 export { getArtifactAccess, updateArtifactAccess } from './use-cases/access-settings.ts'
@@ -283,3 +263,21 @@ export {
   listWorkspaceProjects,
   listWorkspaces,
 } from './use-cases/workspaces.ts'
+// The one validator of every surface's input (REST, MCP, web forms).
+export {
+  type Check,
+  type CheckOptions,
+  type CheckResult,
+  checkInput,
+  checkOf,
+  type FieldError,
+  formatChecks,
+  IdempotencyHeaders,
+  type InputCheckResult,
+  type InputPart,
+  type InputSchemas,
+  inputParts,
+  inputSchemasOf,
+  NoQuery,
+  partCheckOf,
+} from './validation/index.ts'

@@ -10,9 +10,13 @@ import type { TSchema } from 'typebox'
 
 type Coercion = (value: unknown) => { value: unknown } | null
 
-/** Text that reads as a number (as `+text` reads it; `""` does not). */
+/**
+ * Text that reads as a finite number (as `+text` reads it; `""` does not). `"Infinity"` stays text,
+ * refused as not a number: ajv made it a number, refused by the field's bound instead (the one
+ * difference in wording from the former validator; every field of the contract has bounds).
+ */
 function numeric(value: unknown): value is string {
-  return typeof value === 'string' && value !== '' && !Number.isNaN(Number(value))
+  return typeof value === 'string' && value !== '' && Number.isFinite(Number(value))
 }
 
 const coercions: Record<string, Coercion> = {
@@ -60,8 +64,7 @@ export function coerce(schema: TSchema, value: unknown): unknown {
   }
   if (typeof value === 'object' && value !== null && node.properties) {
     const fields = value as Record<string, unknown>
-    for (const [name, field] of Object.entries(node.properties))
-      if (fields[name] !== undefined) fields[name] = coerce(field, fields[name])
+    for (const [name, field] of Object.entries(node.properties)) if (fields[name] !== undefined) fields[name] = coerce(field, fields[name])
     return value
   }
   return coerceValue(schema, value)

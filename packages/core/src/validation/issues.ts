@@ -7,7 +7,7 @@ import type { TLocalizedValidationError } from 'typebox/error'
  * characters (got "…")`, `is required`, `is not an allowed field`, `must be one of a, b`), in the
  * order the API has always listed them (each schema's keywords in `ajv`'s order: the type, then
  * `const`/`enum`/`anyOf`, then the keywords of numbers, strings, arrays and objects; an object's
- * `required` and unknown fields before its fields, an array's own limits before its items).
+ * `required` and unknown fields before its fields, an array's size before its items, its items before `uniqueItems`).
  */
 
 /** One field error: where (RFC 6901 pointer, `''` is the value itself) and what is wrong. */
@@ -38,10 +38,11 @@ const rank: Readonly<Record<string, number>> = {
   format: 23,
   maxItems: 30,
   minItems: 31,
-  uniqueItems: 32,
-  prefixItems: 33,
-  items: 34,
-  contains: 35,
+  // The item keywords come before `uniqueItems` (ajv's `before`).
+  prefixItems: 32,
+  items: 33,
+  contains: 34,
+  uniqueItems: 35,
   maxProperties: 40,
   minProperties: 41,
   required: 42,
@@ -78,12 +79,12 @@ function typeRank(node: Node, coercing: boolean): number {
   return ownKeywords ? group - 0.5 : 0
 }
 
-function unescape(token: string): string {
+function unescapeToken(token: string): string {
   return token.replaceAll('~1', '/').replaceAll('~0', '~')
 }
 
 function tokens(pointer: string): string[] {
-  return pointer === '' || pointer === '#' ? [] : pointer.replace(/^#/, '').slice(1).split('/').map(unescape)
+  return pointer === '' || pointer === '#' ? [] : pointer.replace(/^#/, '').slice(1).split('/').map(unescapeToken)
 }
 
 /** The place of an error in the API's order, and the schema it is about. */
@@ -145,7 +146,7 @@ function shown(data: unknown): string {
 
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a !== a && b !== b
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b)
   if (Array.isArray(a) !== Array.isArray(b)) return false
   const keys = Object.keys(a)
   if (keys.length !== Object.keys(b).length) return false

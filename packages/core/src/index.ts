@@ -271,6 +271,7 @@ export {
   checkInput,
   checkOf,
   type FieldError,
+  firstPerField,
   formatChecks,
   IdempotencyHeaders,
   type InputCheckResult,

@@ -14,4 +14,4 @@ export {
   partCheckOf,
 } from './check.ts'
 export { formatChecks, registerFormats } from './formats.ts'
-export type { FieldError } from './issues.ts'
+export { type FieldError, firstPerField } from './issues.ts'

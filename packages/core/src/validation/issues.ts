@@ -254,3 +254,10 @@ export function fieldErrorsOf(
   }
   return found
 }
+
+/** One error a field, the first said of it (for a form or a tool's caller, who fix one thing a field). */
+export function firstPerField(errors: readonly FieldError[]): FieldError[] {
+  const found = new Map<string, string>()
+  for (const { path, message } of errors) if (!found.has(path)) found.set(path, message)
+  return [...found].map(([path, message]) => ({ path, message }))
+}

@@ -30,6 +30,8 @@ export {
   ErrorCodes,
   errorCodes,
   errorsOf,
+  type FieldLimits,
+  fieldLimits,
   IdempotencyKey,
   illFormedText,
   isScope,

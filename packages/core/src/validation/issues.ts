@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox'
 import type { TLocalizedValidationError } from 'typebox/error'
+import type { FieldError } from '../contract/errors.ts'
 
 /**
  * The one place a schema's complaints become field errors: a JSON pointer into the checked value
@@ -10,11 +11,8 @@ import type { TLocalizedValidationError } from 'typebox/error'
  * `required` and unknown fields before its fields, an array's size before its items, its items before `uniqueItems`).
  */
 
-/** One field error: where (RFC 6901 pointer, `''` is the value itself) and what is wrong. */
-export interface FieldError {
-  readonly path: string
-  readonly message: string
-}
+/** One field error (the contract's `FieldError`): where (RFC 6901 pointer, `''` is the value itself) and what is wrong. */
+export type { FieldError }
 
 type Node = Record<string, unknown>
 

@@ -53,7 +53,7 @@ function formerCheckOf(part: string, schema: TSchema): (value: unknown) => Verdi
     if (text.length > 0) return { ok: false, errors: text.map(({ path, message }) => ({ path, message })) }
     // ajv coerces and defaults in place: through a holder, so that a root value is replaced too.
     const holder = { data }
-    if (validate(data, { instancePath: '', parentData: holder, parentDataProperty: 'data', rootData: holder }))
+    if (validate(data, { instancePath: '', parentData: holder, parentDataProperty: 'data', rootData: holder, dynamicAnchors: {} }))
       return { ok: true, value: holder.data }
     return { ok: false, errors: (validate.errors ?? []).map(formerError) }
   }

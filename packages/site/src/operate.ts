@@ -35,7 +35,8 @@ export async function operate<K extends OperationId>(
   options: BindingOptions = {},
 ): Promise<Result<Outcome<OperationOutput<Operations[K]>>>> {
   const op: OperationSpec = operations[id]
-  const checked = checkInput(op, input)
+  // The form shows what was typed: messages need not repeat it.
+  const checked = checkInput(op, input, { quoteValues: false })
   if (!checked.ok) {
     const errors = firstPerField(checked.errors)
     const named = errors.map(({ path, message }) => `${path.split('/').pop() || path} ${message}`)

@@ -23,6 +23,8 @@ export interface CheckOptions {
   readonly coerce?: boolean
   /** A missing field with a `default` in its schema gets it. */
   readonly defaults?: boolean
+  /** Messages repeat the offending value (`(got "x")`), as the API's do; default true. A form, which shows it, says false. */
+  readonly quoteValues?: boolean
 }
 
 export type Check = (value: unknown) => CheckResult
@@ -47,7 +49,8 @@ const compiled = new WeakMap<TSchema, Map<string, Check>>()
  * when asked, then the schema. Compiled once per schema and options.
  */
 export function checkOf(schema: TSchema, options: CheckOptions = {}): Check {
-  const variant = `${options.coerce === true}:${options.defaults === true}`
+  const quoting = options.quoteValues !== false
+  const variant = `${options.coerce === true}:${options.defaults === true}:${quoting}`
   const bySchema = compiled.get(schema) ?? new Map<string, Check>()
   compiled.set(schema, bySchema)
   const known = bySchema.get(variant)
@@ -62,7 +65,7 @@ export function checkOf(schema: TSchema, options: CheckOptions = {}): Check {
     if (coercing) value = coerce(schema, value)
     if (options.defaults) value = Value.Default(schema, value)
     if (validator.Check(value)) return { ok: true, value }
-    return { ok: false, errors: fieldErrorsOf(schema, value, allErrorsOf(validator, value), coercing) }
+    return { ok: false, errors: fieldErrorsOf(schema, value, allErrorsOf(validator, value), coercing, quoting) }
   }
   bySchema.set(variant, check)
   return check
@@ -97,8 +100,8 @@ export function inputSchemasOf(op: OperationSpec): InputSchemas {
 }
 
 /** The check of one part of a request: bodies are JSON (no coercion); the rest arrives as text. */
-export function partCheckOf(part: InputPart, schema: TSchema): Check {
-  return checkOf(schema, { coerce: part !== 'body', defaults: true })
+export function partCheckOf(part: InputPart, schema: TSchema, quoteValues = true): Check {
+  return checkOf(schema, { coerce: part !== 'body', defaults: true, quoteValues })
 }
 
 export type InputCheckResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly FieldError[] }
@@ -107,10 +110,12 @@ export type InputCheckResult<T> = { readonly ok: true; readonly value: T } | { r
  * An operation's input (params, query and body, as a surface built it) checked as the API checks
  * a request: part by part in the API's order, the errors of the first part at fault, each at its
  * pointer from the part (`/body/title`). A part left out is empty (`{}`); so is an optional body.
+ * A form, which shows what was typed, passes `quoteValues: false`.
  */
 export function checkInput<T extends { params?: unknown; query?: unknown; body?: unknown }>(
   op: OperationSpec,
   input: T,
+  options: { readonly quoteValues?: boolean } = {},
 ): InputCheckResult<T> {
   const schemas = inputSchemasOf(op)
   const checked: Record<string, unknown> = { ...input }
@@ -118,7 +123,7 @@ export function checkInput<T extends { params?: unknown; query?: unknown; body?:
     const schema = schemas[part]
     if (!schema) continue
     const given = input[part] ?? (part === 'body' && !op.bodyOptional ? null : {})
-    const result = partCheckOf(part, schema)(given)
+    const result = partCheckOf(part, schema, options.quoteValues !== false)(given)
     if (!result.ok) return { ok: false, errors: result.errors.map(({ path, message }) => ({ path: `/${part}${path}`, message })) }
     checked[part] = result.value
   }

@@ -226,7 +226,7 @@ function messageOf(error: TLocalizedValidationError, node: Node, data: unknown):
 
 /**
  * A schema's complaints about a value (TypeBox's, all of them) as field errors, in the API's order
- * and wording: one per missing field (`is required`) and per unknown field (`is not an allowed
+ * and wording (the offending value repeated back unless `quoting` is false): one per missing field (`is required`) and per unknown field (`is not an allowed
  * field`), at the field's own pointer.
  */
 export function fieldErrorsOf(
@@ -234,6 +234,7 @@ export function fieldErrorsOf(
   value: unknown,
   errors: readonly TLocalizedValidationError[],
   coercing: boolean,
+  quoting = true,
 ): FieldError[] {
   const placed = errors
     // An unknown field shows twice (the `false` schema, and the object's keyword): once is enough.
@@ -248,7 +249,11 @@ export function fieldErrorsOf(
       for (const name of params.requiredProperties as string[]) found.push({ path: `${at}/${name}`, message: 'is required' })
     } else if (error.keyword === 'additionalProperties') {
       for (const name of params.additionalProperties as string[]) found.push({ path: `${at}/${name}`, message: 'is not an allowed field' })
-    } else found.push({ path: at, message: messageOf(error, node, valueAt(value, at)) })
+    } else {
+      // Without quoting, no value is repeated back (an array's size still is).
+      const data = valueAt(value, at)
+      found.push({ path: at, message: messageOf(error, node, quoting || Array.isArray(data) ? data : undefined) })
+    }
   }
   return found
 }

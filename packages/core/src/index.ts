@@ -30,6 +30,8 @@ export {
   ErrorCodes,
   errorCodes,
   errorsOf,
+  type FieldLimits,
+  fieldLimits,
   IdempotencyKey,
   illFormedText,
   isScope,
@@ -104,7 +106,6 @@ export {
 } from './domain/rules.ts'
 export { newSecret, secretPrefixes } from './domain/secrets.ts'
 export { normalizeViewerEmails, shareLinkExpiry } from './domain/sharing-rules.ts'
-
 // Ports.
 export type {
   AcceptInvitationCommand,
@@ -203,7 +204,6 @@ export type {
   WriteGuard,
   WriteRefusal,
 } from './ports/stores.ts'
-
 // Use-cases.
 export { identify } from './use-cases/access.ts'
 export { getArtifactAccess, updateArtifactAccess } from './use-cases/access-settings.ts'
@@ -265,3 +265,22 @@ export {
   listWorkspaceProjects,
   listWorkspaces,
 } from './use-cases/workspaces.ts'
+// The one validator of every surface's input (REST, MCP, web forms).
+export {
+  type Check,
+  type CheckOptions,
+  type CheckResult,
+  checkInput,
+  checkOf,
+  type FieldError,
+  firstPerField,
+  formatChecks,
+  IdempotencyHeaders,
+  type InputCheckResult,
+  type InputPart,
+  type InputSchemas,
+  inputParts,
+  inputSchemasOf,
+  NoQuery,
+  partCheckOf,
+} from './validation/index.ts'

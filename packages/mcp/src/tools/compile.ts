@@ -1,7 +1,10 @@
 import {
+  type Check,
+  checkOf,
+  type FieldError,
   fail,
+  firstPerField,
   IdempotencyKey,
-  illFormedText,
   type OperationId,
   type OperationSpec,
   operations,
@@ -10,7 +13,6 @@ import {
   scopesOf,
 } from '@quire/core'
 import { type TObject, type TSchema, Type } from 'typebox'
-import { Compile } from 'typebox/compile'
 import type { ExtraField, FieldSource, ToolSpec } from './define.ts'
 import { outputOf } from './output.ts'
 
@@ -93,37 +95,10 @@ function toolScopes(spec: ToolSpec): Scope[] {
   return [...new Set(ids.flatMap((id) => scopesOf(operations[id])))]
 }
 
-/** Where a validation issue is, as a field path of the tool's arguments (`/content`). */
-function issuePath(issue: { instancePath: string; keyword: string; params: Record<string, unknown> }): string[] {
-  if (issue.keyword === 'required') {
-    const missing = issue.params.requiredProperties ?? issue.params.missingProperty
-    return (Array.isArray(missing) ? missing : [missing]).map((name) => `${issue.instancePath}/${String(name)}`)
-  }
-  if (issue.keyword === 'additionalProperties') {
-    const extra = issue.params.additionalProperties ?? issue.params.additionalProperty
-    return (Array.isArray(extra) ? extra : [extra]).map((name) => `${issue.instancePath}/${String(name)}`)
-  }
-  return [issue.instancePath]
-}
-
-function issueMessage(issue: { keyword: string; message?: string; params: Record<string, unknown> }): string {
-  if (issue.keyword === 'required') return 'is required'
-  if (issue.keyword === 'additionalProperties') return 'is not an allowed field'
-  return issue.message ?? 'is not valid'
-}
-
-/** The arguments' field errors: ill-formed text first, then the schema's complaints, one per path. */
-function argumentErrors(validator: ReturnType<typeof Compile>, args: unknown): { path: string; message: string }[] {
-  const text = illFormedText(args)
-  if (text.length > 0) return text.map(({ path, message }) => ({ path: path || '/', message }))
-  if (validator.Check(args)) return []
-  const errors = new Map<string, string>()
-  for (const issue of validator.Errors(args)) {
-    // A field that is not allowed shows twice (the `false` schema, and the object's keyword): once is enough.
-    if (issue.keyword === 'boolean') continue
-    for (const path of issuePath(issue)) if (!errors.has(path)) errors.set(path || '/', issueMessage(issue))
-  }
-  return [...errors].map(([path, message]) => ({ path, message }))
+/** The arguments' field errors, from core's one validator (ill-formed text first, then the schema), one a field. */
+function argumentErrors(check: Check, args: unknown): FieldError[] {
+  const result = check(args)
+  return result.ok ? [] : firstPerField(result.errors.map(({ path, message }) => ({ path: path || '/', message })))
 }
 
 function sentenceOf(errors: readonly { path: string; message: string }[]): string {
@@ -135,7 +110,8 @@ function sentenceOf(errors: readonly { path: string; message: string }[]): strin
 export function compileTool(spec: ToolSpec): CompiledTool {
   const op: OperationSpec = operations[spec.operation]
   const input = inputSchemaOf(spec)
-  const validator = Compile(input)
+  // Arguments are JSON: checked as a request body is (no coercion); defaults are the operation's own.
+  const check = checkOf(input)
   const hints = op.hints
   return {
     spec,
@@ -154,7 +130,7 @@ export function compileTool(spec: ToolSpec): CompiledTool {
     scopes: toolScopes(spec),
     parse(raw) {
       const args = raw ?? {}
-      const errors = argumentErrors(validator, args)
+      const errors = argumentErrors(check, args)
       if (errors.length > 0) return fail('validation_failed', sentenceOf(errors), { errors })
       const given = args as Record<string, unknown>
       const operation = spec.without && given[spec.without.field] === undefined ? spec.without.operation : spec.operation

@@ -1,5 +1,5 @@
 import { type Scope, scopes } from '@quire/core'
-import type { ApiKey, CreatedApiKey } from '@quire/core/contract'
+import { type ApiKey, type CreatedApiKey, fieldLimits } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
 import { type Listing, pager } from '../browse.ts'
 import { timeTag } from '../history.ts'
@@ -7,6 +7,9 @@ import type { Visitor } from '../layout.ts'
 import { webRoutes } from '../web-routes.ts'
 import { type FormState, formError, hiddenFields, textField } from './forms.ts'
 import { type NoticeKey, settingsPage } from './frame.ts'
+
+/** The key's name as the operation's schema bounds it. */
+const nameLimits = fieldLimits('createApiKey', '/body/name')
 
 /** What each scope lets a key do, in the words of docs/decisions.md ("Which scope gates what"). */
 const scopeMeanings: Record<Scope, string> = {
@@ -98,7 +101,7 @@ ${view.keys.items.map((key) => keyItem(key, view.csrfToken))}</ul>`
       error: form?.errors.name,
       hint: 'What will use it, e.g. “CI publishing”. 1–100 characters.',
       required: true,
-      maxLength: 100,
+      maxLength: nameLimits.maxLength,
       autocomplete: 'off',
     })}
     ${scopeChoices(view.checkedScopes ?? defaultScopes, form?.errors.scopes)}

@@ -1,10 +1,13 @@
-import type { Profile } from '@quire/core/contract'
+import { fieldLimits, type Profile } from '@quire/core/contract'
 import { html } from '@quire/render'
 import { timeTag } from '../history.ts'
 import type { Visitor } from '../layout.ts'
 import { webRoutes } from '../web-routes.ts'
 import { type FormState, formError, hiddenFields, textField } from './forms.ts'
 import { type NoticeKey, settingsPage } from './frame.ts'
+
+/** The username as the operation's schema bounds it. */
+const usernameLimits = fieldLimits('updateProfile', '/body/username')
 
 export interface ProfileView {
   readonly profile: Profile
@@ -47,7 +50,7 @@ export function profilePage(view: ProfileView): string {
       error: form?.errors.username,
       hint: '1–64 lowercase letters, digits and inner hyphens.',
       required: true,
-      maxLength: 64,
+      maxLength: usernameLimits.maxLength,
       autocomplete: 'username',
       verbatim: true,
     })}

@@ -1,4 +1,4 @@
-import type { Invitation, Member, Project, Workspace } from '@quire/core/contract'
+import { fieldLimits, type Invitation, type Member, type Project, type Workspace } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
 import { type Listing, pager, projectList } from '../browse.ts'
 import { timeTag } from '../history.ts'
@@ -6,6 +6,11 @@ import type { Visitor } from '../layout.ts'
 import { ownerPath, webRoutes, workspaceSettingsPath } from '../web-routes.ts'
 import { type FormState, formError, hiddenFields, textField } from './forms.ts'
 import { type NoticeKey, settingsPage } from './frame.ts'
+
+/** The fields as the operations' schemas bound them. */
+const nameLimits = fieldLimits('createWorkspace', '/body/name')
+const slugLimits = fieldLimits('createWorkspace', '/body/slug')
+const emailLimits = fieldLimits('createInvitation', '/body/email')
 
 /** Owners and admins manage a workspace: invitations among other things. */
 export function managesWorkspace(workspace: Workspace): boolean {
@@ -60,7 +65,7 @@ ${view.workspaces.items.map(
       error: form?.errors.name,
       hint: 'How people see it, e.g. “Design team”. 1–100 characters.',
       required: true,
-      maxLength: 100,
+      maxLength: nameLimits.maxLength,
       autocomplete: 'off',
     })}
     ${textField({
@@ -71,7 +76,7 @@ ${view.workspaces.items.map(
       error: form?.errors.slug,
       hint: 'Its namespace in every URL: 1–64 lowercase letters, digits and inner hyphens. Usernames and workspaces share one namespace.',
       required: true,
-      maxLength: 64,
+      maxLength: slugLimits.maxLength,
       autocomplete: 'off',
       verbatim: true,
     })}
@@ -161,7 +166,7 @@ ${invitations.items.map((i) => invitationItem(i, view.csrfToken))}</ul>`
         error: form?.errors.email,
         hint: 'They accept by signing in with this (verified) email within 14 days.',
         required: true,
-        maxLength: 254,
+        maxLength: emailLimits.maxLength,
         autocomplete: 'off',
         verbatim: true,
       })}

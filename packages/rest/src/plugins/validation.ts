@@ -1,59 +1,26 @@
-import { illFormedText } from '@quire/core'
-import { Ajv, type Options } from 'ajv'
-import addFormats from 'ajv-formats'
-import type { FastifySchemaCompiler } from 'fastify'
+import { type InputPart, partCheckOf } from '@quire/core'
+import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify'
+import type { TSchema } from 'typebox'
 
-function makeAjv(options: Options): Ajv {
-  // `verbose` keeps the offending value on each error, so a refusal can name it.
-  const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, removeAdditional: false, verbose: true, ...options })
-  addFormats.default(ajv)
-  return ajv
-}
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null }
 
-// Bodies are JSON: no coercion, unknown fields refused by the schemas. Path, query and headers
-// arrive as strings and are coerced to the declared types.
-const bodyAjv = makeAjv({ coerceTypes: false })
-const stringAjv = makeAjv({ coerceTypes: true })
-
-/** A validation error as ajv reports it (and as the problem mapping reads it). */
-interface SchemaError {
-  instancePath: string
-  schemaPath: string
-  keyword: string
-  params: Record<string, unknown>
-  message: string
-}
-
-type Validate = ((data: unknown) => boolean) & { errors?: SchemaError[] | null }
+const parts: Readonly<Record<string, InputPart>> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' }
 
 /**
- * Wraps a part's schema check with core's one text rule (`illFormedText`): every string and
- * field name of the part, whatever its schema says, must be well-formed Unicode without NUL.
- * The rule runs first, so a lone surrogate is named as such (400 `validation_failed` at e.g.
- * `/body/title`) before anything else looks at the value.
+ * Fastify's validator compiler: core's one validator (`partCheckOf`), strict for bodies and
+ * coercing for URL parts and headers, text well-formed everywhere. A refused part's errors carry
+ * each field's pointer within the part and the message as every surface words it; the problem
+ * mapping names the part (`/body/title`).
  */
-export function withTextRule(check: Validate): Validate {
-  const validate: Validate = (data) => {
-    const issues = illFormedText(data)
-    if (issues.length > 0) {
-      validate.errors = issues.map((issue) => ({
-        instancePath: issue.path,
-        schemaPath: '#',
-        keyword: 'wellFormedText',
-        params: {},
-        message: issue.message,
-      }))
-      return false
-    }
-    const valid = check(data)
-    validate.errors = check.errors ?? null
-    return valid
-  }
-  return validate
-}
-
-/** Fastify's validator compiler, strict for bodies and coercing for URL parts and headers; text must be well-formed everywhere. */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : stringAjv
-  return withTextRule(ajv.compile(schema as object) as Validate) as ReturnType<FastifySchemaCompiler<unknown>>
+  const check = partCheckOf(parts[httpPart ?? 'body'] ?? 'body', schema as TSchema)
+  const validate: Validate = (data) => {
+    // Coercion and defaults change the part in place, as Fastify's own compiler does.
+    const result = check(data)
+    validate.errors = result.ok
+      ? null
+      : result.errors.map(({ path, message }) => ({ keyword: 'schema', instancePath: path, schemaPath: '#', params: {}, message }))
+    return result.ok
+  }
+  return validate as ReturnType<FastifySchemaCompiler<unknown>>
 }

@@ -5,7 +5,7 @@ import {
   type ContentIdentity,
   type ErrorCode,
   errorsOf,
-  IdempotencyKey,
+  inputSchemasOf,
   type OperationId,
   type OperationSpec,
   type Outcome,
@@ -27,11 +27,6 @@ import { optionalBody } from '../plugins/openapi-components.ts'
  * `Idempotent-Replayed`.
  */
 
-/** Operations without query parameters refuse unknown ones too: every part of a request is validated. */
-const NoQuery = Type.Object({}, { additionalProperties: false })
-
-const IdempotencyHeaders = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKey) })
-
 /** A JSON answer with this schema, as OpenAPI documents it (Fastify reads the same `content` map). */
 function jsonResponse(description: string, schema: unknown): Record<string, unknown> {
   return { description, content: { 'application/json': { schema } } }
@@ -49,6 +44,7 @@ const unreadableBody = ['payload_too_large', 'unsupported_media_type'] as const 
 
 /** The Fastify (and thus OpenAPI) schema of one row of the operation table. */
 export function routeSchema(id: OperationId, op: OperationSpec): FastifySchema & Record<string, unknown> {
+  const input = inputSchemasOf(op)
   const success = op.success.status === 201 ? 'Created.' : op.hints.readOnly ? 'The answer.' : 'Done.'
   const response: Record<string, unknown> = { [op.success.status]: jsonResponse(success, op.success.schema) }
   // A dry run answers 200 with its own schema: alone when the write answers 201, else either one.
@@ -72,12 +68,13 @@ export function routeSchema(id: OperationId, op: OperationSpec): FastifySchema &
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     tags: [...op.tags],
-    ...(op.params ? { params: op.params } : {}),
-    querystring: op.query ?? NoQuery,
-    ...(op.body ? { body: op.body } : {}),
+    // What each part is checked against (an operation without a query refuses any field of one).
+    ...(input.params ? { params: input.params } : {}),
+    querystring: input.query,
+    ...(input.body ? { body: input.body } : {}),
     // @fastify/swagger marks every body required; the document says which may be left out (see preValidation below).
     ...(op.bodyOptional ? { [optionalBody]: true } : {}),
-    ...(op.idempotencyKey ? { headers: IdempotencyHeaders } : {}),
+    ...(input.headers ? { headers: input.headers } : {}),
     response,
     security,
   }

@@ -2,13 +2,16 @@
  * Artifact pages live at `{web_url}/<owner>/<project>/<slug>`, so every first path segment the
  * web app serves must be a name no user or workspace can take (and no project either: the rule is
  * one list). This test watches every route the built web app registers (Fastify's `onRoute` hook
- * on every instance built here) and checks each first segment against the core's rules.
+ * on every instance built here, with the development provider mounted and the agent registration
+ * layer on) and checks each first segment against the core's rules. The same routes are the table
+ * of the web app's routes (`webRoutes`, @quire/pages): every route registered is an entry of the
+ * table, with its method, and every entry is registered with each method it declares.
  */
 import { slugProblem, webTopLevelSegments } from '@quire/core'
-import { stylesheetPath } from '@quire/pages'
+import { stylesheetPath, type WebRoute, webRoutes } from '@quire/pages'
 import type { RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startTestWeb, type TestWeb } from './helper.ts'
+import { agentLayerEnv, startTestWeb, type TestWeb } from './helper.ts'
 
 const registered = vi.hoisted(() => [] as { method: string; url: string }[])
 
@@ -27,8 +30,9 @@ vi.mock('fastify', async (importOriginal) => {
 let web: TestWeb
 
 beforeAll(async () => {
-  // The development provider is mounted (no OIDC_ISSUER), so its routes are among them.
-  web = await startTestWeb()
+  // The development provider is mounted (no OIDC_ISSUER), so its routes are among them, and so are
+  // the agent registration layer's.
+  web = await startTestWeb({ env: agentLayerEnv() })
 })
 afterAll(async () => {
   await web?.close()
@@ -78,5 +82,48 @@ describe('the web app’s top-level paths', () => {
       expect(webTopLevelSegments.has(segment), segment).toBe(true)
       expect(slugProblem(segment, { reserved: true }), segment).not.toBeNull()
     }
+  })
+})
+
+const table = Object.entries(webRoutes) as [string, WebRoute][]
+const byPattern = new Map(table.map(([name, route]) => [route.pattern, { name, route }]))
+
+/** What the app registered, without the HEAD routes Fastify adds to every GET. */
+function routes(): { method: string; url: string }[] {
+  return registered.filter(({ method }) => method !== 'HEAD')
+}
+
+describe('the route table', () => {
+  it('holds every route the app registers, with its method', () => {
+    const outside = routes()
+      .filter(({ method, url }) => {
+        const entry = byPattern.get(url)
+        if (entry === undefined) return true
+        const { methods } = entry.route
+        return methods !== '*' && !(methods as readonly string[]).includes(method)
+      })
+      .map(({ method, url }) => `${method} ${url}`)
+    expect(outside).toEqual([])
+  })
+
+  it('has every entry registered, with each method it declares', () => {
+    const seen = new Set(routes().map(({ method, url }) => `${method} ${url}`))
+    const urls = new Set(routes().map(({ url }) => url))
+    const missing = table.flatMap(([name, route]) =>
+      route.methods === '*'
+        ? urls.has(route.pattern)
+          ? []
+          : [`${name}: * ${route.pattern}`]
+        : route.methods.filter((method) => !seen.has(`${method} ${route.pattern}`)).map((method) => `${name}: ${method} ${route.pattern}`),
+    )
+    expect(missing).toEqual([])
+  })
+
+  it('answers its paths: the front page, a settings page (sign-in first), the stylesheet', async () => {
+    expect((await fetch(`${web.url}${webRoutes.home.path()}`)).status).toBe(200)
+    expect((await fetch(`${web.url}${webRoutes.stylesheet.path()}`)).status).toBe(200)
+    const keys = await fetch(`${web.url}${webRoutes.apiKeys.path()}`, { redirect: 'manual' })
+    expect(keys.status).toBe(303)
+    expect(keys.headers.get('location')).toBe(webRoutes.signIn.path({}, { return_to: webRoutes.apiKeys.path() }))
   })
 })

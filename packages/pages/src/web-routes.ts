@@ -8,7 +8,7 @@ import { stylesheetFile } from './stylesheet.ts'
  * (`@quire/site`, `@quire/sign-in`) register `pattern`; pages, redirects and `Location` headers
  * build their URLs with `path()`. Each first segment is one of core's `webPaths` (the names no
  * owner can take) or a parameter (`/:owner/…`). No other file of the web app writes a path
- * (packages/pages/test/literal-paths.test.ts), and apps/web/test/web-routes.test.ts checks that
+ * (packages/pages/test/literal-paths.test.ts), and apps/web/test/routes.test.ts checks that
  * the table and what the app registers are the same routes.
  */
 

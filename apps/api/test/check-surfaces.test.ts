@@ -100,8 +100,8 @@ function sourcesIn(dir: string): Map<string, string> {
 
 /**
  * The operations the web app's pages and forms run, read from their source: `operate(runtime,
- * request, '<id>'` and use-cases imported from @quire/core under an operation's name
- * (`getArtifact`, `listVersions`). Entries are named by file; inputs are the page's own.
+ * request, '<id>'`, the one way a page runs an operation (its binding, through the request's
+ * shared loads). Entries are named by file; inputs are the page's own.
  */
 function webEntries(sources: ReadonlyMap<string, string>): Entry[] {
   const ids = new Set(Object.keys(operations))
@@ -109,9 +109,6 @@ function webEntries(sources: ReadonlyMap<string, string>): Entry[] {
   for (const [file, text] of sources) {
     const run = new Set<string>()
     for (const match of text.matchAll(/\boperate\(\s*[\w.]+,\s*\w+,\s*'(\w+)'/g)) run.add(match[1] as string)
-    for (const match of text.matchAll(/import (type )?\{([^}]*)\} from '@quire\/core'/g))
-      for (const name of match[1] ? [] : (match[2] as string).split(',').map((n) => n.trim()))
-        if (!name.startsWith('type ') && ids.has(name) && new RegExp(`\\b${name}\\(`).test(text)) run.add(name)
     for (const operation of run)
       entries.push({
         name: `packages/site/src/${file}`,
@@ -121,6 +118,22 @@ function webEntries(sources: ReadonlyMap<string, string>): Entry[] {
       })
   }
   return entries
+}
+
+/**
+ * Pages that run an operation's use-case around its binding: a function imported from @quire/core
+ * under an operation's name (`getContent`, `listVersions`) and called. Such a page would skip the
+ * input check and could drift from REST's authorization, audit and caching; each is named.
+ */
+function aroundBindings(sources: ReadonlyMap<string, string>): string[] {
+  const ids = new Set(Object.keys(operations))
+  const found: string[] = []
+  for (const [file, text] of sources)
+    for (const match of text.matchAll(/import (type )?\{([^}]*)\} from '@quire\/core'/g))
+      for (const name of match[1] ? [] : (match[2] as string).split(',').map((n) => n.trim()))
+        if (!name.startsWith('type ') && ids.has(name) && new RegExp(`\\b${name}\\(`).test(text))
+          found.push(`packages/site/src/${file} calls ${name}() of @quire/core: run it through operate()`)
+  return found
 }
 
 const webSources = sourcesIn(join(import.meta.dirname, '../../../packages/site/src'))
@@ -344,7 +357,7 @@ describe('check-surfaces names what is missing', () => {
     expect(declaredSurfaces.map((s) => s.name)).toEqual(['CLI command', 'MCP tool', 'web page'])
   })
 
-  it('reads what a web page runs from its source: a form through operate(), a page through a use-case of core', () => {
+  it('reads what a web page runs from its source: operate() only; a use-case called around its binding is named', () => {
     const sources = new Map([
       ['routes/probe.ts', "const r = await operate(runtime, request, 'revokeAgent', { params })\n"],
       [
@@ -352,14 +365,19 @@ describe('check-surfaces names what is missing', () => {
         "import { getContent, type ContentRead, listVersions } from '@quire/core'\nawait getContent(deps, caller, input)\n",
       ],
     ])
-    expect(webEntries(sources).map((e) => `${e.name} ${e.operation}`)).toEqual([
-      'packages/site/src/routes/probe.ts revokeAgent',
-      'packages/site/src/routes/read.ts getContent',
+    expect(webEntries(sources).map((e) => `${e.name} ${e.operation}`)).toEqual(['packages/site/src/routes/probe.ts revokeAgent'])
+    expect(aroundBindings(sources)).toEqual([
+      'packages/site/src/routes/read.ts calls getContent() of @quire/core: run it through operate()',
     ])
     const hidden: DeclaredSurface = { name: 'web page', entries: webEntries(sources), hidden: { revokeAgent: 'no reason to' } }
     expect(declaredProblems({ revokeAgent: operations.revokeAgent, getContent: operations.getContent }, hidden)).toEqual([
       'revokeAgent: web page: listed as hidden ("no reason to") yet packages/site/src/routes/probe.ts calls it',
+      'getContent: web page: none calls it, and it is not listed as hidden (with a reason)',
     ])
+  })
+
+  it('every web page runs an operation through its binding, none around it', () => {
+    expect(aroundBindings(webSources)).toEqual([])
   })
 
   it('a row that moved without its surfaces disagrees with each of them, each named', async () => {

@@ -255,6 +255,7 @@ export {
 export { getProfile, listMyInvitations, updateProfile } from './use-cases/profile.ts'
 export { checkProjectSlug, createProject, listMyProjects, resolveProjectPath } from './use-cases/projects.ts'
 export { type ContentRead, diffVersions, getContent, listVersions } from './use-cases/read-versions.ts'
+export { requestScope } from './use-cases/request-scope.ts'
 export { createShareLink, listShareLinks, revokeShareLink, shareLinkUrl } from './use-cases/share-links.ts'
 export { sessionPrincipal, signInWithOidc, signOut } from './use-cases/sign-in.ts'
 export {

@@ -7,10 +7,8 @@
 import { describe, expect, it } from 'vitest'
 import {
   type Action,
-  type ArtifactRecord,
   type Caller,
   type CoreDeps,
-  type CredentialRecord,
   type Decision,
   getArtifactPermissions,
   type Policy,
@@ -19,42 +17,7 @@ import {
   type Role,
   unseen,
 } from '../src/index.ts'
-
-const artifact: ArtifactRecord = {
-  id: 'art_01jc0000000000000000000001',
-  workspaceId: 'wsp_01jc0000000000000000000001',
-  type: 'md',
-  publicView: false,
-  publicEdit: false,
-  viewerEmails: ['viewer@example.com'],
-  latestVersion: 3,
-  ownerSlug: 'ana',
-  projectId: 'prj_01jc0000000000000000000001',
-  projectSlug: 'notes',
-  slug: 'plan',
-  title: 'The plan',
-  description: '',
-  createdAt: new Date('2025-01-01T00:00:00.000Z'),
-  updatedAt: new Date('2025-01-02T00:00:00.000Z'),
-  deletedAt: null,
-  createdBy: { kind: 'user', id: 'usr_01jc0000000000000000000001', label: 'ana' },
-}
-
-function credential(email: string): CredentialRecord {
-  return {
-    id: 'crd_01jc0000000000000000000001',
-    kind: 'session',
-    scopes: [],
-    expiresAt: null,
-    revokedAt: null,
-    audience: null,
-    user: { id: 'usr_01jc0000000000000000000009', email, emailVerified: true, username: email.split('@')[0] ?? '' },
-    agentId: null,
-    artifactId: null,
-    role: null,
-    accountWorkspaceId: null,
-  }
-}
+import { artifact, credential } from './fixtures.ts'
 
 /** A stand-in for the policy port: owners may do everything, members update, the allowlist reads; it records each question. */
 function tablePolicy(asked: { action: Action; resource: Resource }[]): Policy {

@@ -10,6 +10,6 @@ export { addressOf, budget, registerWebRateLimit, webRateLimits } from './rate-l
 export { refuseMissedSecret } from './secret-misses.ts'
 export { contentSecurityPolicy, registerSecurityHeaders } from './security-headers.ts'
 export { registerSessions, type SessionCookies, sessionCookieName } from './sessions.ts'
-export { tokenCaller, visitorFrom, visitorOf, webCaller } from './web-caller.ts'
+export { tokenCaller, visitorFrom, visitorOf, webCaller, webDeps } from './web-caller.ts'
 export type { WebSession } from './web-session.ts'
 export { registerTextRule } from './well-formed-text.ts'

@@ -5,6 +5,7 @@ import type { Runtime } from '@quire/runtime'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { csrfField, csrfHeader, csrfTokens } from './csrf.ts'
 import { sendFailure } from './problem.ts'
+import { webDeps } from './web-caller.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -87,7 +88,8 @@ export async function registerSessions(
     const raw = request.cookies[sessionCookieName]
     if (raw === undefined) return
     const unsigned = request.unsignCookie(raw)
-    const principal = unsigned.valid && unsigned.value ? await sessionPrincipal(options.runtime.deps, unsigned.value) : null
+    const principal =
+      unsigned.valid && unsigned.value ? await sessionPrincipal(webDeps(options.runtime.deps, request), unsigned.value) : null
     if (principal?.kind !== 'session' || unsigned.value === null) {
       // Forged, ended or expired: forget it, and carry on signed out.
       cookies.clear(reply)

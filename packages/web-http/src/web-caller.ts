@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Caller } from '@quire/core'
+import { type Caller, type CoreDeps, requestScope } from '@quire/core'
 import type { Visitor } from '@quire/pages'
 import type { FastifyRequest } from 'fastify'
 import type { WebSession } from './web-session.ts'
@@ -13,6 +13,23 @@ export function webCaller(request: FastifyRequest): Caller {
   const session = request.session
   if (session === null) return { credential: null, surface: 'web', requestId: request.id }
   return { credential: { secretHash: sha256Hex(session.secret), sessionCookie: true }, surface: 'web', requestId: request.id }
+}
+
+/** Each request's view of the stores, made on first use. */
+const scopes = new WeakMap<FastifyRequest, CoreDeps>()
+
+/**
+ * The stores as this request sees them (core's `requestScope`): the session hook and every
+ * operation a page runs share what they load, so a page loads its credential and its artifact
+ * once however many operations it shows.
+ */
+export function webDeps(deps: CoreDeps, request: FastifyRequest): CoreDeps {
+  let scoped = scopes.get(request)
+  if (scoped === undefined) {
+    scoped = requestScope(deps)
+    scopes.set(request, scoped)
+  }
+  return scoped
 }
 
 /** The caller a secret in the URL makes (a share link's token): presented like a bearer token. */

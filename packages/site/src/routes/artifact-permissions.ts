@@ -1,9 +1,9 @@
-import { type ArtifactPermissionAction, type ArtifactPermissions, type Failure, getArtifactPermissions } from '@quire/core'
+import { type ArtifactPermissionAction, type ArtifactPermissions, getArtifactPermissions } from '@quire/core'
 import { signInPath, type Visitor } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
-import { sendFailure, visitorFrom, webCaller } from '@quire/web-http'
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import { refuseArtifact } from './artifact-refusals.ts'
+import { visitorFrom, webCaller, webDeps } from '@quire/web-http'
+import type { FastifyReply } from 'fastify'
+import { refuseAction, refuseArtifact } from './artifact-refusals.ts'
 import type { PathRequest } from './artifact-request.ts'
 
 /**
@@ -14,16 +14,10 @@ import type { PathRequest } from './artifact-request.ts'
 /** The artifact of the path as the caller may read it, and what else the caller may do; null once refused. */
 export async function loadPermissions(runtime: Runtime, request: PathRequest, reply: FastifyReply): Promise<ArtifactPermissions | null> {
   const { owner, project, slug } = request.params
-  const result = await getArtifactPermissions(runtime.deps, webCaller(request), { owner, projectSlug: project, slug })
+  const result = await getArtifactPermissions(webDeps(runtime.deps, request), webCaller(request), { owner, projectSlug: project, slug })
   if (result.ok) return result.value
   refuseArtifact(request, reply, result.error)
   return null
-}
-
-/** A refusal of an owner's action, with the failure its operation answers (404 for what the person cannot see, 403…). */
-export function refuseAction(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply {
-  if (failure.code === 'not_found') return refuseArtifact(request, reply, failure)
-  return sendFailure(request, reply, { code: failure.code, title: 'You cannot do this here', message: failure.message })
 }
 
 /** The signed-in person on a form's page or post: who the header names, and the token the forms send back. */

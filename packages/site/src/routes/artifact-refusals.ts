@@ -14,3 +14,9 @@ export function refuseArtifact(request: FastifyRequest, reply: FastifyReply, fai
     })
   return sendFailure(request, reply, { code: failure.code, title: 'This artifact cannot be shown', message: failure.message })
 }
+
+/** A refusal of an owner's action, with the failure its operation answers (404 for what the person cannot see, 403…). */
+export function refuseAction(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply {
+  if (failure.code === 'not_found') return refuseArtifact(request, reply, failure)
+  return sendFailure(request, reply, { code: failure.code, title: 'You cannot do this here', message: failure.message })
+}

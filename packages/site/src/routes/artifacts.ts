@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
-import { type ArtifactPermissions, type ContentRead, getArtifactPermissions, getContent } from '@quire/core'
+import { type ArtifactPermissions, type ContentRead, getArtifactPermissions } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
 import { noticeOf, ownerActionsKey, ownerActionsOf, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
-import { visitorOf, webCaller } from '@quire/web-http'
+import { visitorOf, webCaller, webDeps } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { readContent } from '../operate.ts'
 import { refuseArtifact } from './artifact-refusals.ts'
 import type { PathRequest } from './artifact-request.ts'
 import type { DocumentPages } from './document-pages.ts'
@@ -26,15 +27,14 @@ async function load(
     refuseVersion(request, reply)
     return null
   }
-  const caller = webCaller(request)
   const { owner, project, slug } = request.params
-  const permitted = await getArtifactPermissions(runtime.deps, caller, { owner, projectSlug: project, slug })
+  const permitted = await getArtifactPermissions(webDeps(runtime.deps, request), webCaller(request), { owner, projectSlug: project, slug })
   if (!permitted.ok) {
     refuseArtifact(request, reply, permitted.error)
     return null
   }
   const { artifact, may } = permitted.value
-  const read = await getContent(runtime.deps, caller, { artifactId: artifact.id, version })
+  const read = await readContent(runtime, request, artifact.id, version)
   if (!read.ok) {
     refuseArtifact(request, reply, read.error)
     return null

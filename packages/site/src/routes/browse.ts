@@ -1,10 +1,11 @@
-import { browseNamespace, type ContentRead, type Failure, getArtifact, getContent, identify, listWorkspaceProjects } from '@quire/core'
+import { browseNamespace, type ContentRead, type Failure, identify } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
 import { type AuthFailureLimiter, applyContentCaching } from '@quire/http-edge'
 import { noticeOf, ownerPage, projectPage, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
-import { refuseMissedSecret, sendFailure, tokenCaller, visitorOf, webCaller } from '@quire/web-http'
+import { refuseMissedSecret, sendFailure, tokenCaller, visitorOf, webCaller, webDeps } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { operate, readContent } from '../operate.ts'
 import type { DocumentPages } from './document-pages.ts'
 import { sendRawContent } from './raw-content.ts'
 import { refuseVersion, versionOf } from './version-query.ts'
@@ -92,18 +93,19 @@ async function loadShared(
     return null
   }
   const caller = tokenCaller(request, token)
-  const principal = await identify(runtime.deps, caller)
+  const principal = await identify(webDeps(runtime.deps, request), caller)
   if (!principal.ok && principal.error.code === 'invalid_token') return missed(principal.error)
   if (!principal.ok || principal.value.kind !== 'share_link') return refused()
-  const artifact = await getArtifact(runtime.deps, caller, { id: principal.value.artifactId })
+  const params = { artifactId: principal.value.artifactId }
+  const artifact = await operate(runtime, request, 'getArtifact', { params, query: undefined, body: undefined }, { as: caller })
   if (!artifact.ok) return refused()
-  const read = await getContent(runtime.deps, caller, { artifactId: artifact.value.id, version })
+  const read = await readContent(runtime, request, params.artifactId, version, { as: caller })
   if (!read.ok) {
     if (read.error.code !== 'not_found' || version === undefined) return refused()
     sendFailure(request, reply, { code: 'not_found', title: 'No such version', message: read.error.message })
     return null
   }
-  return { artifact: artifact.value, read: read.value, role: principal.value.role, token }
+  return { artifact: artifact.value.value, read: read.value, role: principal.value.role, token }
 }
 
 /** `/:owner` (a namespace's projects), `/:owner/:project` (a project's artifacts), `/s/:token` (a share link). */
@@ -135,17 +137,22 @@ export function registerBrowseRoutes(
   })
 
   app.get<{ Params: { owner: string } }>(webRoutes.owner.pattern, async (request, reply) => {
-    const caller = webCaller(request)
     const cursor = cursorOf(request.query)
-    const listing = await browseNamespace(runtime.deps, caller, { owner: request.params.owner }, page(cursor))
+    const listing = await browseNamespace(webDeps(runtime.deps, request), webCaller(request), { owner: request.params.owner }, page(cursor))
     if (!listing.ok) return refuseListing(request, reply, listing.error)
     const { owner, artifacts } = listing.value
     // A member sees the namespace's projects (and its recent artifacts); anyone else its public artifacts.
-    const projects = owner.member ? await listWorkspaceProjects(runtime.deps, caller, owner.member.workspaceId, page(cursor)) : null
+    const projects = owner.member
+      ? await operate(runtime, request, 'listWorkspaceProjects', {
+          params: { workspaceId: owner.member.workspaceId },
+          query: page(cursor),
+          body: undefined,
+        })
+      : null
     if (projects && !projects.ok) return refuseListing(request, reply, projects.error)
     return sendListing(
       reply,
-      ownerPage({ owner, projects: projects?.value ?? null, artifacts, cursor, visitor: visitorOf(request) }),
+      ownerPage({ owner, projects: projects?.value.value ?? null, artifacts, cursor, visitor: visitorOf(request) }),
       owner.member === null,
     )
   })
@@ -153,7 +160,7 @@ export function registerBrowseRoutes(
   app.get<{ Params: { owner: string; project: string } }>(webRoutes.project.pattern, async (request, reply) => {
     const cursor = cursorOf(request.query)
     const { owner, project: projectSlug } = request.params
-    const listing = await browseNamespace(runtime.deps, webCaller(request), { owner, projectSlug }, page(cursor))
+    const listing = await browseNamespace(webDeps(runtime.deps, request), webCaller(request), { owner, projectSlug }, page(cursor))
     if (!listing.ok) return refuseListing(request, reply, listing.error)
     const { project, artifacts } = listing.value
     if (project === null) return refuseListing(request, reply, null)

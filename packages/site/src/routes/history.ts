@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
-import { diffVersions, getArtifact, getArtifactPermissions, listVersions } from '@quire/core'
+import { getArtifactPermissions } from '@quire/core'
 import type { Artifact, VersionDiff } from '@quire/core/contract'
 import { artifactParams, diffPage, historyPage, ownerActionsOf, parseUnifiedDiff, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
-import { sendFailure, visitorOf, webCaller } from '@quire/web-http'
+import { sendFailure, visitorOf, webCaller, webDeps } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { operate } from '../operate.ts'
 import { refuseArtifact } from './artifact-refusals.ts'
 import type { ArtifactPathParams, PathRequest } from './artifact-request.ts'
 import { pageCaching, weakEtag } from './page-caching.ts'
@@ -18,8 +19,9 @@ const DIFF_LINE_LIMIT = 5_000
 /** The artifact named by the path, as the signed-in person (or anonymous) may read it; null once refused. */
 async function loadArtifact(runtime: Runtime, request: PathRequest, reply: FastifyReply): Promise<Artifact | null> {
   const { owner, project, slug } = request.params
-  const artifact = await getArtifact(runtime.deps, webCaller(request), { owner, projectSlug: project, slug })
-  if (artifact.ok) return artifact.value
+  const params = { owner, projectSlug: project, slug }
+  const artifact = await operate(runtime, request, 'resolveArtifactPath', { params, query: undefined, body: undefined })
+  if (artifact.ok) return artifact.value.value
   refuseArtifact(request, reply, artifact.error)
   return null
 }
@@ -48,19 +50,20 @@ async function showHistory(runtime: Runtime, request: PathRequest, reply: Fastif
       message: 'The cursor is not one this service issued.',
     })
   const { owner, project, slug } = request.params
-  const permitted = await getArtifactPermissions(runtime.deps, webCaller(request), { owner, projectSlug: project, slug })
+  const permitted = await getArtifactPermissions(webDeps(runtime.deps, request), webCaller(request), { owner, projectSlug: project, slug })
   if (!permitted.ok) return refuseArtifact(request, reply, permitted.error)
   const { artifact, may } = permitted.value
   const query = cursor === undefined ? { limit: HISTORY_PAGE_SIZE } : { limit: HISTORY_PAGE_SIZE, cursor }
-  const versions = await listVersions(runtime.deps, webCaller(request), artifact.id, query)
-  if (!versions.ok) return refuseArtifact(request, reply, versions.error)
+  const listed = await operate(runtime, request, 'listVersions', { params: { artifactId: artifact.id }, query, body: undefined })
+  if (!listed.ok) return refuseArtifact(request, reply, listed.error)
+  const versions = listed.value.value
   // The owner's controls, from the policy's answers; their restore forms carry the session's CSRF token.
   const actions = request.session ? ownerActionsOf(may) : null
   const visitor = visitorOf(request)
   const page = historyPage({
     artifact,
-    versions: versions.value.items,
-    nextCursor: versions.value.nextCursor,
+    versions: versions.items,
+    nextCursor: versions.nextCursor,
     paged: cursor !== undefined,
     visitor,
     owner: actions && request.session ? { actions, csrfToken: request.session.csrfToken } : null,
@@ -104,7 +107,7 @@ function diffRange(request: FastifyRequest, reply: FastifyReply, artifact: Artif
   return { from, to, pinned: query.from !== undefined && query.to !== undefined }
 }
 
-/** The artifact and the diff the path and query ask for, through the API's use-case; null once refused. */
+/** The artifact and the diff the path and query ask for, through the API's bindings; null once refused. */
 async function loadDiff(
   runtime: Runtime,
   request: PathRequest,
@@ -114,12 +117,13 @@ async function loadDiff(
   if (artifact === null) return null
   const range = diffRange(request, reply, artifact)
   if (range === null) return null
-  const diff = await diffVersions(runtime.deps, webCaller(request), { artifactId: artifact.id, from: range.from, to: range.to })
+  const query = { from: range.from, to: range.to }
+  const diff = await operate(runtime, request, 'diffVersions', { params: { artifactId: artifact.id }, query, body: undefined })
   if (!diff.ok) {
     refuseArtifact(request, reply, diff.error)
     return null
   }
-  return { artifact, range, diff: diff.value }
+  return { artifact, range, diff: diff.value.value }
 }
 
 /**
@@ -172,7 +176,7 @@ async function showPatch(runtime: Runtime, request: PathRequest, reply: FastifyR
 
 /**
  * `/:owner/:project/:slug/history` (every version), `…/diff?from&to` (an inline diff of two) and
- * `…/diff.patch?from&to` (the same as unified diff text), over the API's use-cases.
+ * `…/diff.patch?from&to` (the same as unified diff text), through the API's bindings.
  */
 export function registerHistoryRoutes(app: FastifyInstance, options: { runtime: Runtime }): void {
   const { runtime } = options

@@ -1,7 +1,6 @@
-import { listMyArtifacts, listMyProjects, listWorkspaces } from '@quire/core'
 import { type DashboardView, signedInHome, signedOutHome, stylesheet, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
-import { sendProblem, webCaller } from '@quire/web-http'
+import { sendProblem } from '@quire/web-http'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { operate } from '../operate.ts'
 
@@ -10,19 +9,19 @@ const OVERVIEW_SIZE = 10
 
 /**
  * The signed-in person's workspaces, projects and recently changed artifacts, through the same
- * use-cases as the API (first page of each); null if any is refused, so the page still shows.
+ * bindings as the API (first page of each); null if any is refused, so the page still shows.
  */
 async function overviewOf(runtime: Runtime, request: FastifyRequest): Promise<DashboardView | null> {
-  const caller = webCaller(request)
+  const first = { params: undefined, query: { limit: OVERVIEW_SIZE }, body: undefined }
   const [workspaces, projects, artifacts] = await Promise.all([
-    listWorkspaces(runtime.deps, caller, { limit: OVERVIEW_SIZE }),
-    listMyProjects(runtime.deps, caller, { limit: OVERVIEW_SIZE }),
-    listMyArtifacts(runtime.deps, caller, { limit: OVERVIEW_SIZE }),
+    operate(runtime, request, 'listWorkspaces', first),
+    operate(runtime, request, 'listMyProjects', first),
+    operate(runtime, request, 'listMyArtifacts', first),
   ])
   if (!workspaces.ok || !projects.ok || !artifacts.ok) return null
   // The list is newest first by creation; "recently changed" reads best by last change.
-  const recent = [...artifacts.value.items].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
-  return { workspaces: workspaces.value, projects: projects.value, artifacts: { ...artifacts.value, items: recent } }
+  const recent = [...artifacts.value.value.items].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+  return { workspaces: workspaces.value.value, projects: projects.value.value, artifacts: { ...artifacts.value.value, items: recent } }
 }
 
 /** The front page, the stylesheet every page links, and the load balancer's probe. */

@@ -1,12 +1,13 @@
-import { type Failure, getContent } from '@quire/core'
+import type { Failure } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
 import { httpStatusOf } from '@quire/http-edge'
 import { artifactParams, type EditView, editPage, type Newline, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
-import { sendFailure, webCaller } from '@quire/web-http'
+import { sendFailure } from '@quire/web-http'
 import type { FastifyReply } from 'fastify'
-import { operate } from '../operate.ts'
-import { permitted, refuseAction } from './artifact-permissions.ts'
+import { operate, readContent } from '../operate.ts'
+import { permitted } from './artifact-permissions.ts'
+import { refuseAction } from './artifact-refusals.ts'
 import type { PathRequest } from './artifact-request.ts'
 import { fieldErrorsOf, formOf } from './form-fields.ts'
 import { sendFormPage } from './private-page.ts'
@@ -31,7 +32,7 @@ export async function showEdit(runtime: Runtime, request: PathRequest, reply: Fa
   const allowed = await permitted(runtime, request, reply, 'artifact.update')
   if (allowed === null) return reply
   const { artifact } = allowed.permissions
-  const latest = await getContent(runtime.deps, webCaller(request), { artifactId: artifact.id })
+  const latest = await readContent(runtime, request, artifact.id, undefined)
   if (!latest.ok) return refuseAction(request, reply, latest.error)
   const content = latest.value.content.content
   return sendFormPage(

@@ -1,0 +1,172 @@
+import type { PresentedCredential } from '../domain/principal.ts'
+import type { CoreStores } from '../ports/core-stores.ts'
+import type { ArtifactAccess, ArtifactContext, ArtifactRecord, ContentRecord } from '../ports/records.ts'
+import type { ArtifactStore } from '../ports/stores.ts'
+import type { CoreDeps } from './deps.ts'
+
+/**
+ * The stores as ONE request sees them. A web page runs several operations (the document page: what
+ * the person may do, then the content; the home page: three listings), and each operation admits
+ * its caller by loading the credential and the artifact, namespace or workspace it acts on. Through
+ * this view each such fact is loaded once per request: a credential by its hash, an artifact by its
+ * path or its id (a load by path also answers the loads by id), a version or its content from the
+ * artifact already loaded (versions never change), a namespace, a workspace. Every operation still
+ * runs its own `decide()` on those facts, so authorization is the REST call's by construction.
+ *
+ * Any call that may change a fact (every store method not listed as a read below, which includes
+ * every method a store gains later) forgets all that was loaded, before and after it runs: what
+ * follows a write in the same request reads afresh, and a write is guarded in its own statement
+ * (the credential still live, the grant still held, the head still the one read) whatever was read
+ * before it. REST and MCP run one operation per request and use the stores directly.
+ */
+export function requestScope(deps: CoreDeps): CoreDeps {
+  const loaded = new Map<string, Promise<unknown>>()
+  const forget = (): void => loaded.clear()
+  /** The value loaded under `key` in this request, or what `load` answers (kept; a failure is not). */
+  const once = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    const known = loaded.get(key) as Promise<T> | undefined
+    if (known !== undefined) return known
+    const loading = load()
+    loaded.set(key, loading)
+    loading.catch(() => {
+      if (loaded.get(key) === loading) loaded.delete(key)
+    })
+    return loading
+  }
+
+  const { artifacts, credentials, projects, workspaces } = deps
+  const artifactById = (credential: PresentedCredential | null, id: string): Promise<ArtifactContext> =>
+    once(`artifact\n${hashOf(credential)}\nid\n${id}`, () => artifacts.loadForCaller({ credential, target: { id } }))
+
+  const loads: Loads = {
+    credentials: {
+      find: (credential) =>
+        once(`credential\n${hashOf(credential)}\n${credential.sessionCookie === true}`, () => credentials.find(credential)),
+    },
+    artifacts: {
+      loadForCaller: (query) => {
+        if (query.includeDeleted === true) return artifacts.loadForCaller(query)
+        const { credential, target } = query
+        if ('id' in target) return artifactById(credential, target.id)
+        return once(`artifact\n${hashOf(credential)}\npath\n${target.owner}\n${target.projectSlug}\n${target.slug}`, async () => {
+          const ctx = await artifacts.loadForCaller(query)
+          // The same facts answer a later load of this artifact by id, in this request.
+          if (ctx.artifact !== null) loaded.set(`artifact\n${hashOf(credential)}\nid\n${ctx.artifact.id}`, Promise.resolve(ctx))
+          return ctx
+        })
+      },
+      loadVersionForCaller: async (query) => {
+        const ctx = await artifactById(query.credential, query.artifactId)
+        const base = { credential: ctx.credential, artifact: ctx.artifact && accessOf(ctx.artifact), role: ctx.role }
+        if (ctx.artifact === null || query.version === undefined) return { ...base, version: null }
+        const content = await versionOf(artifacts, ctx.artifact, query.version)
+        if (content === null) return { ...base, version: null }
+        const { body: _body, ...version } = content
+        return { ...base, version }
+      },
+      loadContentForCaller: async (query) => {
+        const ctx = await artifactById(query.credential, query.artifactId)
+        const base = { credential: ctx.credential, artifact: ctx.artifact && accessOf(ctx.artifact), role: ctx.role }
+        if (ctx.artifact === null) return { ...base, version: null }
+        return { ...base, version: await versionOf(artifacts, ctx.artifact, query.version) }
+      },
+    },
+    projects: {
+      loadNamespaceForCaller: (query) =>
+        once(`namespace\n${hashOf(query.credential)}\n${query.owner}\n${query.projectSlug ?? ''}`, () =>
+          projects.loadNamespaceForCaller(query),
+        ),
+    },
+    workspaces: {
+      loadForCaller: (query) => once(`workspace\n${hashOf(query.credential)}\n${query.workspaceId}`, () => workspaces.loadForCaller(query)),
+    },
+  }
+
+  const scoped: Record<string, unknown> = { ...deps }
+  for (const name of Object.keys(storeNames) as (keyof CoreStores)[]) {
+    // A partial set of stores (a test's) leaves the missing ones missing.
+    if (deps[name] === undefined) continue
+    scoped[name] = scopeStore(deps[name], (loads as Record<string, object | undefined>)[name] ?? {}, new Set(reads[name] ?? []), forget)
+  }
+  return scoped as unknown as CoreDeps
+}
+
+/** The loads a request shares, by store. */
+type Loads = {
+  readonly credentials: Pick<CoreStores['credentials'], 'find'>
+  readonly artifacts: Pick<ArtifactStore, 'loadForCaller' | 'loadVersionForCaller' | 'loadContentForCaller'>
+  readonly projects: Pick<CoreStores['projects'], 'loadNamespaceForCaller'>
+  readonly workspaces: Pick<CoreStores['workspaces'], 'loadForCaller'>
+}
+
+/**
+ * Store methods that change nothing a load returns: they run as they are and keep what was loaded.
+ * Any method not named here (or in `Loads`) forgets it.
+ */
+const reads: { readonly [S in keyof CoreStores]?: readonly (keyof CoreStores[S] & string)[] } = {
+  // Bookkeeping in the background (last use, a refusal on the trail): no fact a load returns.
+  credentials: ['touch', 'rejected'],
+  artifacts: ['listForUser', 'listForWorkspace', 'listVersions', 'contents', 'slugTaken'],
+  projects: ['listForUser', 'listForWorkspace', 'slugTaken'],
+  workspaces: ['listForUser', 'listMembers'],
+  audit: ['listForArtifact', 'listForAccount', 'listForWorkspace'],
+  // The process's own memory of recent admissions; every write re-checks them in the database.
+  admissions: ['get', 'remember', 'forget'],
+  health: ['ping'],
+}
+
+/** Every store of `CoreStores` (a store added there must be named here: the type says so). */
+const storeNames: { readonly [S in keyof CoreStores]: true } = {
+  credentials: true,
+  artifacts: true,
+  projects: true,
+  shareLinks: true,
+  accounts: true,
+  apiKeys: true,
+  workspaces: true,
+  invitations: true,
+  signIn: true,
+  oauth: true,
+  agents: true,
+  audit: true,
+  idempotency: true,
+  admissions: true,
+  health: true,
+}
+
+/** One store through the scope: its shared loads, its reads as they are, anything else forgetting. */
+function scopeStore<S extends object>(store: S, loads: object, pure: ReadonlySet<string>, forget: () => void): S {
+  return new Proxy(store, {
+    get(target, name, receiver) {
+      if (typeof name === 'string' && Object.hasOwn(loads, name)) return (loads as Record<string, unknown>)[name]
+      const member = Reflect.get(target, name, receiver) as unknown
+      if (typeof member !== 'function') return member
+      if (typeof name === 'string' && pure.has(name)) return member.bind(target)
+      return async (...args: unknown[]) => {
+        forget()
+        try {
+          return await member.apply(target, args)
+        } finally {
+          forget()
+        }
+      }
+    },
+  })
+}
+
+function hashOf(credential: PresentedCredential | null): string {
+  return credential?.secretHash ?? '-'
+}
+
+/** What a version read knows of its artifact (`VersionContext` carries the access facts only). */
+function accessOf(artifact: ArtifactRecord): ArtifactAccess {
+  const { id, workspaceId, type, publicView, publicEdit, viewerEmails, latestVersion } = artifact
+  return { id, workspaceId, type, publicView, publicEdit, viewerEmails, latestVersion }
+}
+
+/** A version of the artifact as loaded (`latest` is its head then), with its content; null when it has no such version. */
+async function versionOf(artifacts: ArtifactStore, artifact: ArtifactAccess, version: number | 'latest'): Promise<ContentRecord | null> {
+  const number = version === 'latest' ? artifact.latestVersion : version
+  if (number < 1 || number > artifact.latestVersion) return null
+  return (await artifacts.contents(artifact.id, [number]))[0] ?? null
+}

@@ -1,6 +1,7 @@
 import type { ClaimRegistration } from '@quire/agent-auth'
 import type { Scope } from '@quire/core'
 import { html, type SafeHtml } from '@quire/render'
+import { csrfInput } from './csrf-input.ts'
 import { layout, type Visitor } from './layout.ts'
 import { scopeWords } from './oauth.ts'
 import { webRoutes } from './web-routes.ts'
@@ -72,7 +73,7 @@ function body(page: ClaimPage, csrf: string): { title: string; content: SafeHtml
   </dl>
   <form method="post" action="${webRoutes.agentClaim.path()}">
     <input type="hidden" name="user_code" value="${page.userCode}">
-    <input type="hidden" name="_csrf" value="${csrf}">
+    ${csrfInput(csrf)}
     <div class="actions">
       <button type="submit">Connect agent</button>
       <a class="button secondary" href="${webRoutes.home.path()}">Cancel</a>

@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '@quire/render'
+import { csrfInput } from './csrf-input.ts'
 import { stylesheetPath, webRoutes } from './web-routes.ts'
 
 /** Who is signed in, as the header shows them; null when signed out. */
@@ -56,5 +57,5 @@ ${content}
 
 /** Signing out is a POST with the session's CSRF token (a link could be triggered from another site). */
 function signOutForm(csrfToken: string): SafeHtml {
-  return html`<form class="inline" method="post" action="${webRoutes.signOut.path()}"><input type="hidden" name="_csrf" value="${csrfToken}"><button type="submit" class="secondary compact">Sign out</button></form>`
+  return html`<form class="inline" method="post" action="${webRoutes.signOut.path()}">${csrfInput(csrfToken)}<button type="submit" class="secondary compact">Sign out</button></form>`
 }

@@ -1,5 +1,6 @@
 import { type AuthorizationRefusal, type AuthorizationRequest, type Principal, userOf } from '@quire/core'
 import { html, type SafeHtml } from '@quire/render'
+import { csrfField, csrfInput } from './csrf-input.ts'
 import { webRoutes } from './web-routes.ts'
 
 /** A page of the authorization server: built with `html`, so every value in it is escaped. */
@@ -35,7 +36,7 @@ export function consentPage(
 ): OAuthPage {
   const user = userOf(principal)
   const hidden = Object.entries(original)
-    .filter(([name, value]) => value !== undefined && name !== 'decision' && name !== '_csrf')
+    .filter(([name, value]) => value !== undefined && name !== 'decision' && name !== csrfField)
     .map(([name, value]) => html`<input type="hidden" name="${name}" value="${value ?? ''}">`)
   const scopes = request.scopes.map((s) => html`<li><code>${s}</code>: ${scopeWords[s] ?? s}</li>`)
   return {
@@ -45,7 +46,7 @@ export function consentPage(
   <p>It will be able to:</p>
   <ul class="scopes">${scopes}</ul>
   <p class="muted">For <code>${request.resource}</code>. You will be sent back to <code>${destination(request.redirectUri)}</code>. You can revoke access at any time.</p>
-  <form method="post" action="${webRoutes.oauthAuthorize.path()}">${hidden}<input type="hidden" name="_csrf" value="${csrf}">
+  <form method="post" action="${webRoutes.oauthAuthorize.path()}">${hidden}${csrfInput(csrf)}
     <div class="actions">
       <button type="submit" name="decision" value="approve">Allow</button>
       <button type="submit" name="decision" value="deny" class="secondary">Deny</button>

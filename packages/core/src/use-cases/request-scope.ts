@@ -82,14 +82,24 @@ export function requestScope(deps: CoreDeps): CoreDeps {
     },
   }
 
-  const scoped: Record<string, unknown> = { ...deps }
-  for (const name of Object.keys(storeNames) as (keyof CoreStores)[]) {
-    // A partial set of stores (a test's) leaves the missing ones missing.
-    if (deps[name] === undefined) continue
-    scoped[name] = scopeStore(deps[name], (loads as Record<string, object | undefined>)[name] ?? {}, new Set(reads[name] ?? []), forget)
-  }
-  return scoped as unknown as CoreDeps
+  // One view of `deps`; a store's view is made the first time the request reaches for it.
+  const stores = new Map<string, unknown>()
+  return new Proxy(deps, {
+    get(target, name, receiver) {
+      const member = Reflect.get(target, name, receiver) as unknown
+      if (typeof name !== 'string' || !Object.hasOwn(storeNames, name) || typeof member !== 'object' || member === null) return member
+      let store = stores.get(name)
+      if (store === undefined) {
+        store = scopeStore(member, (loads as Record<string, object | undefined>)[name] ?? noLoads, readsOf[name] ?? noReads, forget)
+        stores.set(name, store)
+      }
+      return store
+    },
+  })
 }
+
+const noLoads = {}
+const noReads: ReadonlySet<string> = new Set()
 
 /** The loads a request shares, by store. */
 type Loads = {
@@ -114,6 +124,11 @@ const reads: { readonly [S in keyof CoreStores]?: readonly (keyof CoreStores[S] 
   admissions: ['get', 'remember', 'forget'],
   health: ['ping'],
 }
+
+/** The reads of each store, as sets. */
+const readsOf: Readonly<Record<string, ReadonlySet<string>>> = Object.fromEntries(
+  Object.entries(reads).map(([name, methods]) => [name, new Set<string>(methods)]),
+)
 
 /** Every store of `CoreStores` (a store added there must be named here: the type says so). */
 const storeNames: { readonly [S in keyof CoreStores]: true } = {

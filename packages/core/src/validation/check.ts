@@ -43,6 +43,12 @@ function allErrorsOf(validator: ReturnType<typeof Compile>, value: unknown): Ret
 
 const compiled = new WeakMap<TSchema, Map<string, Check>>()
 
+/** Whether a schema declares a `default` anywhere in it (a field named `default` counts too: it only costs a fill). */
+function declaresDefault(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false
+  return Object.hasOwn(schema, 'default') || Object.values(schema).some(declaresDefault)
+}
+
 /**
  * The check of one schema: core's text rule first (every string and field name well-formed, so a
  * lone surrogate is named as such before anything else looks at it), then coercion and defaults
@@ -58,12 +64,16 @@ export function checkOf(schema: TSchema, options: CheckOptions = {}): Check {
   registerFormats()
   const validator = Compile(schema)
   const coercing = options.coerce === true
+  const filling = options.defaults === true && declaresDefault(schema)
   const check: Check = (input) => {
     const text = illFormedText(input)
     if (text.length > 0) return { ok: false, errors: text.map(({ path, message }) => ({ path, message })) }
+    // A value that passes as it is needs nothing more: coercion changes only what does not have its
+    // declared type, and a schema without defaults has none to fill in.
+    if (!filling && validator.Check(input)) return { ok: true, value: input }
     let value = input
     if (coercing) value = coerce(schema, value)
-    if (options.defaults) value = Value.Default(schema, value)
+    if (filling) value = Value.Default(schema, value)
     if (validator.Check(value)) return { ok: true, value }
     return { ok: false, errors: fieldErrorsOf(schema, value, allErrorsOf(validator, value), coercing, quoting) }
   }

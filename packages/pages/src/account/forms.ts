@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '@quire/render'
+import { csrfInput } from '../csrf-input.ts'
 
 /** What a form shows again after a refusal: the typed values, and what is wrong with each field or the whole. */
 export interface FormState {
@@ -10,7 +11,7 @@ export interface FormState {
 
 /** The hidden fields every form of a session posts: its CSRF token, and for a create form the key that makes a resubmission replay. */
 export function hiddenFields(csrfToken: string, idempotencyKey?: string): SafeHtml {
-  return html`<input type="hidden" name="_csrf" value="${csrfToken}">${
+  return html`${csrfInput(csrfToken)}${
     idempotencyKey ? html`<input type="hidden" name="idempotency_key" value="${idempotencyKey}">` : null
   }`
 }

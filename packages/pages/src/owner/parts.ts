@@ -2,16 +2,10 @@ import type { Artifact } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
 import { artifactCrumbs } from '../crumbs.ts'
 
+export { csrfField, csrfInput } from '../csrf-input.ts'
+
 /** What is wrong with a form, by field name (`content`, `viewerEmails`…), in words for a person. */
 export type FieldErrors = Readonly<Record<string, string>>
-
-/** The form field that carries a session's CSRF token (the sessions hook reads it, or the `X-CSRF-Token` header). */
-export const csrfField = '_csrf'
-
-/** The hidden field every form of a signed-in page sends back (the sessions hook checks it). */
-export function csrfInput(token: string): SafeHtml {
-  return html`<input type="hidden" name="${csrfField}" value="${token}">`
-}
 
 /** Ties a field to its message, so a screen reader reads the message with the field. */
 export function invalidAttributes(errors: FieldErrors, name: string, hint?: string): SafeHtml {

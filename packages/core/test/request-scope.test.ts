@@ -30,7 +30,7 @@ function content(number: number): ContentRecord {
 }
 
 /** Stores that answer from the records above and count every call that reaches them, by method. */
-function countingStores(options: { failLoads?: number } = {}) {
+function countingStores(options: { failLoads?: number; slowLoads?: boolean } = {}) {
   const calls: string[] = []
   let failures = options.failLoads ?? 0
   const count = (name: string) => calls.push(name)
@@ -48,6 +48,7 @@ function countingStores(options: { failLoads?: number } = {}) {
     artifacts: {
       loadForCaller: async (query: { target: { id: string } | typeof byPath }): Promise<ArtifactContext> => {
         count('artifacts.loadForCaller')
+        if (options.slowLoads) await new Promise((resolve) => setTimeout(resolve, 5))
         if (failures > 0) {
           failures -= 1
           throw new Error('connection lost')
@@ -181,6 +182,18 @@ describe('requestScope', () => {
       'artifacts.loadForCaller',
       'workspaces.loadForCaller',
     ])
+  })
+
+  it('a load that a write overtakes files nothing after it', async () => {
+    // The load answers after the write has finished (and forgotten all): its answer is not kept.
+    const { deps, calls } = countingStores({ slowLoads: true })
+    const scope = requestScope(deps)
+    const loading = scope.artifacts.loadForCaller({ credential: ana, target: byPath })
+    const writing = (scope.artifacts.append as unknown as () => Promise<unknown>)()
+    await Promise.all([loading, writing])
+    await scope.artifacts.loadForCaller({ credential: ana, target: { id: artifact.id } })
+    await scope.artifacts.loadForCaller({ credential: ana, target: byPath })
+    expect(calls).toEqual(['artifacts.loadForCaller', 'artifacts.append', 'artifacts.loadForCaller', 'artifacts.loadForCaller'])
   })
 
   it('does not keep a load that failed', async () => {

@@ -21,7 +21,12 @@ import type { CoreDeps } from './deps.ts'
  */
 export function requestScope(deps: CoreDeps): CoreDeps {
   const loaded = new Map<string, Promise<unknown>>()
-  const forget = (): void => loaded.clear()
+  /** Counts what was forgotten: a load that began before a write must not file its answer after it. */
+  let generation = 0
+  const forget = (): void => {
+    generation += 1
+    loaded.clear()
+  }
   /** The value loaded under `key` in this request, or what `load` answers (kept; a failure is not). */
   const once = <T>(key: string, load: () => Promise<T>): Promise<T> => {
     const known = loaded.get(key) as Promise<T> | undefined
@@ -49,9 +54,11 @@ export function requestScope(deps: CoreDeps): CoreDeps {
         const { credential, target } = query
         if ('id' in target) return artifactById(credential, target.id)
         return once(`artifact\n${hashOf(credential)}\npath\n${target.owner}\n${target.projectSlug}\n${target.slug}`, async () => {
+          const began = generation
           const ctx = await artifacts.loadForCaller(query)
-          // The same facts answer a later load of this artifact by id, in this request.
-          if (ctx.artifact !== null) loaded.set(`artifact\n${hashOf(credential)}\nid\n${ctx.artifact.id}`, Promise.resolve(ctx))
+          // The same facts answer a later load of this artifact by id, in this request (unless a write came between).
+          if (ctx.artifact !== null && began === generation)
+            loaded.set(`artifact\n${hashOf(credential)}\nid\n${ctx.artifact.id}`, Promise.resolve(ctx))
           return ctx
         })
       },

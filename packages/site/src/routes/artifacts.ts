@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
-import { type ArtifactPermissions, type ContentRead, getArtifactPermissions } from '@quire/core'
+import type { ArtifactPermissions, ContentRead } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
 import { noticeOf, ownerActionsKey, ownerActionsOf, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
-import { visitorOf, webCaller, webDeps } from '@quire/web-http'
+import { visitorOf } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { readContent } from '../operate.ts'
+import { loadPermissions } from './artifact-permissions.ts'
 import { refuseArtifact } from './artifact-refusals.ts'
 import type { PathRequest } from './artifact-request.ts'
 import type { DocumentPages } from './document-pages.ts'
@@ -27,13 +28,9 @@ async function load(
     refuseVersion(request, reply)
     return null
   }
-  const { owner, project, slug } = request.params
-  const permitted = await getArtifactPermissions(webDeps(runtime.deps, request), webCaller(request), { owner, projectSlug: project, slug })
-  if (!permitted.ok) {
-    refuseArtifact(request, reply, permitted.error)
-    return null
-  }
-  const { artifact, may } = permitted.value
+  const permitted = await loadPermissions(runtime, request, reply)
+  if (permitted === null) return null
+  const { artifact, may } = permitted
   const read = await readContent(runtime, request, artifact.id, version)
   if (!read.ok) {
     refuseArtifact(request, reply, read.error)

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
-import { getArtifactPermissions } from '@quire/core'
 import type { Artifact, VersionDiff } from '@quire/core/contract'
 import { artifactParams, diffPage, historyPage, ownerActionsOf, parseUnifiedDiff, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
-import { sendFailure, visitorOf, webCaller, webDeps } from '@quire/web-http'
+import { sendFailure, visitorOf } from '@quire/web-http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate } from '../operate.ts'
+import { loadPermissions } from './artifact-permissions.ts'
 import { refuseArtifact } from './artifact-refusals.ts'
 import type { ArtifactPathParams, PathRequest } from './artifact-request.ts'
 import { pageCaching, weakEtag } from './page-caching.ts'
@@ -49,10 +49,9 @@ async function showHistory(runtime: Runtime, request: PathRequest, reply: Fastif
       title: 'No such page',
       message: 'The cursor is not one this service issued.',
     })
-  const { owner, project, slug } = request.params
-  const permitted = await getArtifactPermissions(webDeps(runtime.deps, request), webCaller(request), { owner, projectSlug: project, slug })
-  if (!permitted.ok) return refuseArtifact(request, reply, permitted.error)
-  const { artifact, may } = permitted.value
+  const permitted = await loadPermissions(runtime, request, reply)
+  if (permitted === null) return reply
+  const { artifact, may } = permitted
   const query = cursor === undefined ? { limit: HISTORY_PAGE_SIZE } : { limit: HISTORY_PAGE_SIZE, cursor }
   const listed = await operate(runtime, request, 'listVersions', { params: { artifactId: artifact.id }, query, body: undefined })
   if (!listed.ok) return refuseArtifact(request, reply, listed.error)

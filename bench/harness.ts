@@ -32,6 +32,8 @@ export interface LoadOptions {
   readonly pool: number
   /** Run only the cases whose name contains this. */
   readonly only: string | undefined
+  /** How many artifacts (and bare rows) the spread cases read at random. */
+  readonly spread: number
 }
 
 /** Parses the command line of a server benchmark; `poolMeaning` says whose pool `--pool` sizes, in its help. */
@@ -43,6 +45,7 @@ export function loadOptions(poolMeaning: string): LoadOptions {
       rounds: { type: 'string', default: '5' },
       pool: { type: 'string', default: '10', description: poolMeaning },
       only: { type: 'string', description: 'run only cases whose name contains this' },
+      spread: { type: 'string', default: '2000', description: 'artifacts (and bare rows) read at random by the spread cases' },
     },
   })
   return {
@@ -51,6 +54,7 @@ export function loadOptions(poolMeaning: string): LoadOptions {
     rounds: bounded(args, 'rounds', 1, 21),
     pool: bounded(args, 'pool', 1, 200),
     only: args.only,
+    spread: bounded(args, 'spread', 2, 100_000),
   }
 }
 
@@ -245,6 +249,21 @@ export function markdownTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)))
   const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')
+}
+
+/**
+ * A GET of a random one of `count` things for every request: `pick(i)` gives the path and headers
+ * of thing `i`. Each request draws anew (a per-request `setupRequest`), so the connections do not
+ * walk one list in step and requests of one event-loop turn rarely share a row, as in real traffic.
+ */
+export function spreadRequest(count: number, pick: (i: number) => { path: string; headers?: Record<string, string> }): autocannon.Request {
+  return {
+    method: 'GET',
+    setupRequest: (req) => {
+      const { path, headers } = pick(Math.floor(Math.random() * count))
+      return { ...req, path, headers: headers ?? {} }
+    },
+  }
 }
 
 /**

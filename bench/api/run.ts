@@ -2,7 +2,11 @@
  * bench/api: Quire's hot paths against a bare Fastify + pg route, in the same run, on the same
  * PostgreSQL, with autocannon on 127.0.0.1. Prints req/s, p99 and Quire/baseline ratios.
  *
- *   pnpm bench api [--duration 5] [--connections 50] [--rounds 5] [--pool 10] [--only latest]
+ * Reads are spread as real traffic is: each request draws one of `--spread` artifacts (every other
+ * one public) of 8 owners with 2 API keys each, against the bare route drawing one of as many rows
+ * of the same size. Two cases read one artifact over and over, to show what sharing buys.
+ *
+ *   pnpm bench api [--duration 5] [--connections 50] [--rounds 5] [--pool 10] [--spread 2000] [--only spread]
  *
  * QUIRE_BENCH_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles both servers.
  */
@@ -10,9 +14,9 @@ import { finishTestRun } from '@quire/storage/testing'
 import type autocannon from 'autocannon'
 import pg from 'pg'
 import * as harness from '../harness.ts'
-import { seed } from './seed.ts'
+import { seed, spreadContent } from './seed.ts'
 
-const { duration, connections, rounds, pool, only } = harness.loadOptions('database pool size, the same on both sides')
+const { duration, connections, rounds, pool, only, spread } = harness.loadOptions('database pool size, the same on both sides')
 
 /** One row of the table: its target ratio of req/s (null: none, only shown), and one load of each side. */
 interface Case {
@@ -35,12 +39,19 @@ const cleanup = harness.cleanupOnce('bench/api', 'stopping the servers and dropp
   await finishTestRun(run)
 })
 try {
-  const fixtures = await seed(quireDb, connections)
+  const seeding = Date.now()
+  const fixtures = await seed(quireDb, connections, { owners: 8, keysPerOwner: 2, artifacts: spread })
+  process.stderr.write(`seeded ${spread} spread artifacts of 8 owners in ${((Date.now() - seeding) / 1000).toFixed(0)} s\n`)
   const baseline = new pg.Client({ connectionString: baselineDb.url ?? '' })
   await baseline.connect()
   await baseline.query('CREATE TABLE bench_rows (id int PRIMARY KEY, body text NOT NULL)')
   await baseline.query('CREATE TABLE bench_appends (id bigserial PRIMARY KEY, body text NOT NULL)')
-  await baseline.query('INSERT INTO bench_rows SELECT n, $1 FROM generate_series(1, 10000) n', [fixtures.content])
+  // As many rows as the spread reads, each of its own text and the same size as Quire's.
+  const rowCount = Math.max(spread, 100)
+  await baseline.query('INSERT INTO bench_rows SELECT n, b FROM unnest($1::text[]) WITH ORDINALITY AS t(b, n)', [
+    Array.from({ length: rowCount }, (_, i) => spreadContent(i)),
+  ])
+  await baseline.query('ANALYZE')
   await baseline.end()
 
   const [quirePort, barePort] = await harness.freePorts(2)
@@ -69,9 +80,7 @@ try {
   const auth = { authorization: `Bearer ${fixtures.token}` }
   // Both servers get the same warm-up (JIT, prepared statements, caches) before anything counts.
   await harness.warm({ connections, url: `${bare}/row/42` })
-  await harness.warm({ connections, url: `${quire}/api/artifacts/${fixtures.publicId}/content?version=1` })
   await harness.warm({ connections, url: `${quire}/api/artifacts/${fixtures.privateId}/content?version=1`, headers: auth })
-  await harness.warm({ connections, url: `${quire}/api/artifacts/${fixtures.privateId}/content`, headers: auth })
   await harness.warm({ connections, url: `${quire}/api/artifacts/${fixtures.longHistoryId}/content`, headers: auth })
   const readBaseline = () => measure(bareSide, { url: `${bare}/row/42` })
   // Appends: each connection keeps to its own artifact and tracks its head across rounds.
@@ -87,40 +96,64 @@ try {
   // Under load, Quire answers the reads of one event-loop turn with one statement (coalesce.ts);
   // one connection at a time there is nothing to share, which shows the per-request cost alone.
   const one = { connections: 1 }
+  const ownerSpread = fixtures.spread
+  const publicSpread = fixtures.spread.filter((a) => a.publicView)
+  /** A random artifact of `list`, read by one of its owner's keys (or anonymously) at `query`. */
+  const spreadRead = (list: typeof ownerSpread, query: string, withKey: boolean) =>
+    harness.spreadRequest(list.length, (i) => {
+      const a = list[i] as (typeof list)[number]
+      const key = a.keys[Math.floor(Math.random() * a.keys.length)] ?? ''
+      const headers: Record<string, string> = withKey ? { authorization: `Bearer ${key}` } : {}
+      return { path: `/api/artifacts/${a.id}/content${query}`, headers }
+    })
+  const bareSpread = harness.spreadRequest(rowCount, (i) => ({ path: `/row/${i + 1}` }))
+  const spreadBaseline = (options: Partial<autocannon.Options> = {}) => measure(bareSide, { url: bare, requests: [bareSpread], ...options })
+  const spreadQuire = (request: autocannon.Request, options: Partial<autocannon.Options> = {}) =>
+    measure(quireSide, { url: quire, requests: [request], ...options })
+  await harness.warm({ connections, url: bare, requests: [bareSpread] })
+  await harness.warm({ connections, url: quire, requests: [spreadRead(ownerSpread, '', true)] })
+  await harness.warm({ connections, url: quire, requests: [spreadRead(ownerSpread, '?version=1', true)] })
+  await harness.warm({ connections, url: quire, requests: [spreadRead(publicSpread, '?version=1', false)] })
   const cases: Case[] = [
     {
-      name: 'public pinned, anonymous',
-      target: 0.9,
-      quire: () => measure(quireSide, { url: `${quire}/api/artifacts/${fixtures.publicId}/content?version=1` }),
-      baseline: readBaseline,
+      name: `spread: latest version of ${ownerSpread.length} artifacts, owners' API keys`,
+      target: 1.0,
+      quire: () => spreadQuire(spreadRead(ownerSpread, '', true)),
+      baseline: () => spreadBaseline(),
     },
     {
-      name: 'private pinned, owner API key',
+      name: `spread: pinned version of ${ownerSpread.length} artifacts, owners' API keys`,
+      target: 1.0,
+      quire: () => spreadQuire(spreadRead(ownerSpread, '?version=1', true)),
+      baseline: () => spreadBaseline(),
+    },
+    {
+      name: `spread: pinned version of ${publicSpread.length} public artifacts, anonymous`,
+      target: 1.0,
+      quire: () => spreadQuire(spreadRead(publicSpread, '?version=1', false)),
+      baseline: () => spreadBaseline(),
+    },
+    {
+      name: 'spread: pinned version, owner key, 1 connection',
+      target: 0.8,
+      quire: () => spreadQuire(spreadRead(ownerSpread, '?version=1', true), one),
+      baseline: () => spreadBaseline(one),
+    },
+    {
+      name: 'one artifact: pinned version, owner API key',
       target: 0.8,
       quire: () => measure(quireSide, { url: `${quire}/api/artifacts/${fixtures.privateId}/content?version=1`, headers: auth }),
       baseline: readBaseline,
     },
     {
-      name: 'latest version, owner API key',
-      target: 0.8,
-      quire: () => measure(quireSide, { url: `${quire}/api/artifacts/${fixtures.privateId}/content`, headers: auth }),
-      baseline: readBaseline,
-    },
-    {
-      name: 'latest of 10,000 versions, owner',
+      name: 'one artifact: latest of 10,000 versions, owner',
       target: 0.8,
       quire: () => measure(quireSide, { url: `${quire}/api/artifacts/${fixtures.longHistoryId}/content`, headers: auth }),
       baseline: readBaseline,
     },
     {
-      name: 'private pinned, owner, 1 connection',
-      target: null,
-      quire: () => measure(quireSide, { url: `${quire}/api/artifacts/${fixtures.privateId}/content?version=1`, headers: auth, ...one }),
-      baseline: () => measure(bareSide, { url: `${bare}/row/42`, ...one }),
-    },
-    {
       name: 'append a version, owner API key',
-      target: 0.4,
+      target: 0.6,
       quire: () => measure(quireSide, { url: quire, requests: appendRequests }),
       baseline: () =>
         measure(bareSide, {

@@ -4,7 +4,7 @@ import { CompiledQuery, Kysely, PostgresDialect } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
 import { lockDataDir } from './data-dir-lock.ts'
-import { preparingPool, statementName } from './prepared-pool.ts'
+import { genericPlans, preparingPool, statementName } from './prepared-pool.ts'
 import type { Database } from './schema.ts'
 
 /** Where the data lives: a PostgreSQL URL, or an embedded PGlite directory (or memory). */
@@ -48,6 +48,10 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     // and the next checkout opens a fresh one, so there is nothing to do but to tell.
     pool.on('error', (error) => config.onIdleConnectionError?.(error))
     const prepared = config.preparedStatements !== false
+    // Every prepared statement is planned once per connection: see `genericPlans` (prepared-pool.ts).
+    // The SET is queued ahead of whatever the connection was opened for; if it fails, the
+    // connection has failed, and that query reports it.
+    if (prepared) pool.on('connect', (client) => void client.query(genericPlans).catch(() => {}))
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: prepared ? preparingPool(pool) : pool }) })
     const query: RawQuery = async <R>(text: string, parameters: readonly unknown[]) => {
       const values = parameters as unknown[]

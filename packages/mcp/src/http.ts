@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { kindOf, type RpcRequest, toolCallParams } from './jsonrpc.ts'
 import { artifactTemplate, listResources, readResource } from './resources.ts'
+import { resultJson } from './results.ts'
 import { type CallContext, callTool, serverIdentity, toolListing, toolNamed, unknownTool } from './server.ts'
 
 /** One HTTP request as the edge received it: the body already parsed (JSON) under the edge's size limit. */
@@ -57,9 +58,13 @@ export function bodyRefusal(error: { readonly code?: string }): McpHttpResponse 
   }
 }
 
-/** The answer to a request: HTTP 200 carrying its JSON-RPC result or error (a protocol error is not an HTTP one). */
-function answer(id: string | number, member: { result: unknown } | { error: { code: number; message: string; data?: unknown } }) {
-  return { status: 200, headers: json, body: JSON.stringify({ jsonrpc: '2.0', id, ...member }) }
+/** The answer to a request: HTTP 200 carrying its JSON-RPC result (as JSON) or error (a protocol error is not an HTTP one). */
+function answer(id: string | number, member: { resultJson: string } | { error: { code: number; message: string; data?: unknown } }) {
+  const body =
+    'resultJson' in member
+      ? `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${member.resultJson}}`
+      : JSON.stringify({ jsonrpc: '2.0', id, error: member.error })
+  return { status: 200, headers: json, body }
 }
 
 const accepted: McpHttpResponse = { status: 202, headers: {}, body: '' }
@@ -110,16 +115,21 @@ export interface StatelessHttpServer {
 export function statelessHttpServer(options: { readonly version: string }): StatelessHttpServer {
   const identity = serverIdentity(options.version)
 
-  async function dispatch(request: RpcRequest, context: CallContext): Promise<unknown> {
+  /** The result of a request, as JSON. */
+  async function dispatch(request: RpcRequest, context: CallContext): Promise<string> {
+    if (request.method === 'tools/call') {
+      const params = toolCallParams(request.params)
+      if (params === null)
+        throw new McpError(ErrorCode.InvalidParams, 'Invalid params for tools/call: `name` must be a string, `arguments` an object.')
+      const tool = toolNamed(params.name)
+      if (!tool) throw unknownTool(params.name)
+      return resultJson(await callTool(tool, params.arguments, context))
+    }
+    return JSON.stringify(await otherMethod(request, context))
+  }
+
+  async function otherMethod(request: RpcRequest, context: CallContext): Promise<unknown> {
     switch (request.method) {
-      case 'tools/call': {
-        const params = toolCallParams(request.params)
-        if (params === null)
-          throw new McpError(ErrorCode.InvalidParams, 'Invalid params for tools/call: `name` must be a string, `arguments` an object.')
-        const tool = toolNamed(params.name)
-        if (!tool) throw unknownTool(params.name)
-        return callTool(tool, params.arguments, context)
-      }
       case 'initialize': {
         const { params } = paramsOf(InitializeRequestSchema, request)
         const protocolVersion = versions.includes(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION
@@ -172,7 +182,7 @@ export function statelessHttpServer(options: { readonly version: string }): Stat
       }
       if (kind !== 'request') return accepted
       try {
-        return answer(message.id, { result: await dispatch(message, context) })
+        return answer(message.id, { resultJson: await dispatch(message, context) })
       } catch (error) {
         if (error instanceof McpError)
           return answer(message.id, {

@@ -95,6 +95,8 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
   app.route({
     method: 'POST',
     url: webRoutes.mcp.pattern,
+    // No cookie session here (a session is no credential for /mcp): the pages' session hook skips it.
+    config: { session: false },
     // As the API: content up to its limit, JSON-escaped.
     bodyLimit: Math.max(deps.config.limits.contentBytes * 8, 1024 * 1024),
     handler: async (request, reply) => {

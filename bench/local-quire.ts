@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { finishTestRun, type TestDatabase } from '@quire/storage/testing'
-import { seed } from './api/seed.ts'
+import { type SpreadShape, seed } from './api/seed.ts'
 import * as harness from './harness.ts'
 
 export interface LocalQuire {
@@ -21,11 +21,12 @@ export interface LocalQuire {
 
 /**
  * Runs `body` against a started Quire, then stops it (also on Ctrl-C, through the harness).
- * `readyPath` is the web app's path that says it is up (`/health`, `/mcp`).
+ * `readyPath` is the web app's path that says it is up (`/health`, `/mcp`); `spread`, the spread
+ * artifacts to seed besides the fixed ones (none by default).
  */
 export async function withLocalQuire<T>(
   label: string,
-  options: { pool: number; readyPath: string },
+  options: { pool: number; readyPath: string; spread?: SpreadShape },
   body: (quire: LocalQuire) => Promise<T>,
 ): Promise<T> {
   const run = await harness.postgresRun()
@@ -40,7 +41,7 @@ export async function withLocalQuire<T>(
   try {
     const db = await harness.freshDatabase(run)
     database = db
-    const fixtures = await seed(db, 0)
+    const fixtures = await seed(db, 0, options.spread)
     const [apiPort, webPort] = await harness.freePorts(2)
     const api = `http://127.0.0.1:${apiPort}`
     const web = `http://127.0.0.1:${webPort}`

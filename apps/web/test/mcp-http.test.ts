@@ -133,6 +133,31 @@ describe('the HTTP edge of /mcp', () => {
     expect(await res.text()).toContain('2025-11-25')
   })
 
+  it('answers a body that is not JSON with a parse error, a foreign Content-Type with 415, both as JSON-RPC', async () => {
+    const parse = await post('{"jsonrpc":"2.0","id":1,', { token: owner.token })
+    expect(parse.status).toBe(400)
+    expect(await parse.json()).toEqual({ jsonrpc: '2.0', error: { code: ErrorCode.ParseError, message: expect.any(String) }, id: null })
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await post(JSON.stringify(rpc('tools/list')), { token: owner.token, headers: { 'content-type': contentType } })
+      expect(res.status, contentType).toBe(415)
+      expect(await res.json(), contentType).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null })
+    }
+  })
+
+  it('answers notifications with 202 and no body, an unknown method with -32601 and a message that is none with -32600', async () => {
+    const note = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { token: owner.token })
+    expect(note.status).toBe(202)
+    expect(await note.text()).toBe('')
+    const unknown = await post(rpc('prompts/list', {}, 9), { token: owner.token })
+    expect(unknown.status).toBe(200)
+    expect(await unknown.json()).toMatchObject({ jsonrpc: '2.0', id: 9, error: { code: ErrorCode.MethodNotFound } })
+    const invalid = await post({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: ['x'] }, { token: owner.token })
+    expect(invalid.status).toBe(400)
+    expect(await invalid.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest } })
+    const params = await post(rpc('tools/call', { name: 'get_artifact', arguments: 'artifactId' }, 9), { token: owner.token })
+    expect(await params.json()).toMatchObject({ jsonrpc: '2.0', id: 9, error: { code: ErrorCode.InvalidParams } })
+  })
+
   it('refuses a foreign Origin with 403 (DNS rebinding) and lets the web origin through', async () => {
     expect((await post(rpc('tools/list'), { token: owner.token, headers: { origin: 'https://evil.example' } })).status).toBe(403)
     expect((await post(rpc('tools/list'), { token: owner.token, headers: { origin: web.url } })).status).toBe(200)

@@ -95,11 +95,29 @@ export function failureResult(failure: Failure): CallToolResult {
   }
 }
 
+/** The JSON text of each success made here: it is its own `structuredContent`'s JSON too, so `resultJson` writes it once. */
+const texts = new WeakMap<CallToolResult, string>()
+
 /**
  * A success: the structured answer, and the same answer as JSON in a text block, as MCP asks of a
  * tool that returns structured content (for hosts that read text only). A document or a diff is a
- * member of that JSON like any other field, never the block's text by itself.
+ * member of that JSON like any other field, never the block's text by itself. The JSON is compact:
+ * a host parses it, and indenting it cost more than the rest of the answer's serialisation.
  */
 export function successResult(structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured }
+  const text = JSON.stringify(structured)
+  const result: CallToolResult = { content: [{ type: 'text', text }], structuredContent: structured }
+  texts.set(result, text)
+  return result
+}
+
+/**
+ * A tool result as JSON, exactly `JSON.stringify(result)`: a success made by `successResult`
+ * reuses its text block as its `structuredContent` instead of serialising the answer twice
+ * (`test/results.test.ts` holds the two equal).
+ */
+export function resultJson(result: CallToolResult): string {
+  const text = texts.get(result)
+  if (text === undefined) return JSON.stringify(result)
+  return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}}`
 }

@@ -3,11 +3,13 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  type Implementation,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type ServerCapabilities,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
@@ -27,19 +29,21 @@ export function toolNamed(name: string): CompiledTool | undefined {
   return byName.get(name)
 }
 
-const listing: Tool[] = compiledTools.map((tool) => ({
-  name: tool.name,
-  title: tool.title,
-  description: tool.description,
-  inputSchema: tool.inputSchema as Tool['inputSchema'],
-  outputSchema: tool.outputSchema as Tool['outputSchema'],
-  annotations: tool.annotations,
-}))
+/** The answer to `tools/list`: every tool of the table, in one page. */
+export const toolListing: { tools: Tool[] } = {
+  tools: compiledTools.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    outputSchema: tool.outputSchema as Tool['outputSchema'],
+    annotations: tool.annotations,
+  })),
+}
 
 /**
  * The validator the SDK's server keeps for schemas a client sends (elicitation answers). Ours
- * never changes, so every server shares one: left to itself, each new server (one per HTTP
- * request) would build an Ajv instance, a tenth of a request's CPU.
+ * never changes, so every server shares one.
  */
 const jsonSchemaValidator = new AjvJsonSchemaValidator()
 
@@ -50,6 +54,24 @@ const instructions = [
   'Failures come back as tool results with isError and a JSON error (code, retryable) naming the next step.',
 ].join(' ')
 
+/** What the server says of itself on `initialize`, over any transport. */
+export function serverIdentity(version: string): {
+  serverInfo: Implementation
+  capabilities: ServerCapabilities
+  instructions: string
+} {
+  return {
+    serverInfo: { name: 'quire', title: 'Quire', version, websiteUrl: 'https://github.com/quire' },
+    capabilities: { tools: {}, resources: {} },
+    instructions,
+  }
+}
+
+/** The protocol error for a `tools/call` naming no tool of the table (-32602, as the MCP specification says). */
+export function unknownTool(name: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the ${compiledTools.length} tools.`)
+}
+
 export interface McpServerOptions {
   /** Runs the operations (bindingExecutor here, clientExecutor against a remote Quire). */
   readonly execute: Execute
@@ -59,8 +81,11 @@ export interface McpServerOptions {
   readonly onError?: (error: unknown, tool: string) => void
 }
 
+/** What one call runs with: the executor of its caller, and who hears of a call that threw. */
+export type CallContext = Pick<McpServerOptions, 'execute' | 'onError'>
+
 /** Runs one tool call: parse, call the operation, shape the answer; every failure a tool result. */
-export async function callTool(tool: CompiledTool, rawArgs: unknown, options: McpServerOptions): Promise<CallToolResult> {
+export async function callTool(tool: CompiledTool, rawArgs: unknown, options: CallContext): Promise<CallToolResult> {
   const parsed = tool.parse(rawArgs)
   if (!parsed.ok) return failureResult(parsed.error)
   const { call, args } = parsed.value
@@ -79,23 +104,18 @@ export async function callTool(tool: CompiledTool, rawArgs: unknown, options: Mc
 }
 
 /**
- * A Quire MCP server: the 23 tools of the tool table and the artifact resources, over whatever
- * transport it is connected to. It holds nothing between requests, so the HTTP edge builds one
- * per request (stateless Streamable HTTP) and stdio keeps one for the process.
+ * A Quire MCP server on the SDK's `Server`: the 23 tools of the tool table and the artifact
+ * resources, over whatever SDK transport it is connected to (`quire mcp` keeps one for the
+ * process on stdio). The web app's stateless HTTP path answers the same methods from one
+ * long-lived dispatcher instead (`http.ts`).
  */
 export function createMcpServer(options: McpServerOptions): Server {
-  const server = new Server(
-    { name: 'quire', title: 'Quire', version: options.version, websiteUrl: 'https://github.com/quire' },
-    { capabilities: { tools: {}, resources: {} }, instructions, jsonSchemaValidator },
-  )
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }))
+  const { serverInfo, capabilities } = serverIdentity(options.version)
+  const server = new Server(serverInfo, { capabilities, instructions, jsonSchemaValidator })
+  server.setRequestHandler(ListToolsRequestSchema, () => toolListing)
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name)
-    if (!tool)
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool: ${request.params.name}. tools/list names the ${compiledTools.length} tools.`,
-      )
+    if (!tool) throw unknownTool(request.params.name)
     return callTool(tool, request.params.arguments, options)
   })
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [artifactTemplate] }))

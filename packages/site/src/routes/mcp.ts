@@ -1,9 +1,9 @@
 import { type Caller, identify, type Principal, type Scope } from '@quire/core'
 import { type Counters, callerOf, handleError, type RateLimitSettings, registerRateLimit, sendFailure } from '@quire/http-edge'
-import { bindingExecutor, handleHttpRequest, type McpHttpResponse, rpcRefusal, toolNamed } from '@quire/mcp'
+import { bindingExecutor, bodyRefusal, type McpHttpResponse, rpcRefusal, statelessHttpServer, toolNamed } from '@quire/mcp'
 import { webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 
 export interface McpRouteOptions {
   readonly runtime: Runtime
@@ -50,8 +50,11 @@ function lacks(principal: Principal, scopes: readonly Scope[]): boolean {
  *   too many of those from one address → 429;
  * - past the API's request budget of the credential (the same counters as REST when they are shared) → 429;
  * - a `tools/call` (or resource read) whose scopes the credential lacks → 403 `insufficient_scope` naming all of them;
- * - a JSON-RPC batch → 400, JSON-RPC error -32600, before any of its calls runs (`handleHttpRequest`).
+ * - a JSON-RPC batch → 400, JSON-RPC error -32600, before any of its calls runs (`statelessHttpServer`);
+ * - a body that is not JSON → 400, JSON-RPC error -32700 (parse error); a Content-Type that is not JSON → 415.
  * `GET` and `DELETE` → 405: there are no sessions and no server-initiated stream.
+ * One MCP server answers every request of the process (`statelessHttpServer`): it holds nothing
+ * between requests, and each call runs as its own caller (`bindingExecutor`).
  */
 export async function registerMcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
   // Its own scope: the API's problem+json answers and rate limits, not the pages' HTML errors.
@@ -61,12 +64,17 @@ export async function registerMcpRoutes(app: FastifyInstance, options: McpRouteO
 async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
   const resource = `${options.webUrl}${webRoutes.mcp.path()}`
   const deps = options.runtime.forAudience(resource)
-  const version = deps.config.version
+  const mcp = statelessHttpServer({ version: deps.config.version })
   const allowedOrigins = new Set([new URL(options.webUrl).origin, ...(options.allowedOrigins ?? [])])
 
   // Every Bearer challenge (401, 403) names this resource's metadata, as the API's name its own.
   app.decorate('resourceMetadataUrl', `${options.webUrl}${webRoutes.mcpResourceMetadata.path()}`)
-  app.setErrorHandler(handleError)
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A body the parser refused is answered as the transport answers it: not JSON is a JSON-RPC
+    // parse error (-32700), a Content-Type that is not JSON a 415.
+    const refused = bodyRefusal(error)
+    return refused ? send(reply, refused) : handleError(error, request, reply)
+  })
   // Before anything else, limits included: a foreign Origin is refused (DNS rebinding); an allowed
   // one gets CORS on every answer, refusals too (a browser-hosted client must read the challenge).
   app.addHook('onRequest', async (request, reply) => {
@@ -87,6 +95,8 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
   app.route({
     method: 'POST',
     url: webRoutes.mcp.pattern,
+    // No cookie session here (a session is no credential for /mcp): the pages' session hook skips it.
+    config: { session: false },
     // As the API: content up to its limit, JSON-escaped.
     bodyLimit: Math.max(deps.config.limits.contentBytes * 8, 1024 * 1024),
     handler: async (request, reply) => {
@@ -112,11 +122,10 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
           scope: needed.join(' '),
         })
 
-      const answer = await handleHttpRequest(
-        { url: `${options.webUrl}${request.url}`, headers: request.headers, body: request.body },
+      const answer = await mcp.handle(
+        { headers: request.headers, body: request.body },
         {
           execute: bindingExecutor(deps, caller),
-          version,
           onError: (error, tool) => request.log.error({ err: error, tool }, 'mcp: tool call failed'),
         },
       )

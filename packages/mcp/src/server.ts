@@ -79,7 +79,7 @@ export async function callTool(tool: CompiledTool, rawArgs: unknown, options: Mc
 }
 
 /**
- * A Quire MCP server: the 23 tools of the tool table and the artifact resources, over whatever
+ * A Quire MCP server: the 24 tools of the tool table and the artifact resources, over whatever
  * transport it is connected to. It holds nothing between requests, so the HTTP edge builds one
  * per request (stateless Streamable HTTP) and stdio keeps one for the process.
  */

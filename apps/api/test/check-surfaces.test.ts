@@ -47,20 +47,21 @@ interface DeclaredSurface {
   readonly hidden: Readonly<Record<string, string | undefined>>
 }
 
+/** The CLI's commands: each runs its operation, and with its variant's flag that one (`artifact list --project`). */
 const cliSurface: DeclaredSurface = {
   name: 'CLI command',
-  entries: commands.flatMap((c) =>
-    c.operation === null
-      ? []
-      : [
-          {
-            name: `quire ${c.path.join(' ')}`,
-            operation: c.operation,
-            inputs: c.handler ? null : c.options.flatMap((o) => (o.to ? [o.to] : [])),
-            readOnly: !c.mutates,
-          },
-        ],
-  ),
+  entries: commands.flatMap((c) => {
+    if (c.operation === null) return []
+    const inputs = c.handler ? null : c.options.flatMap((o) => (o.to ? [o.to] : []))
+    const entry = { name: `quire ${c.path.join(' ')}`, operation: c.operation, inputs, readOnly: !c.mutates }
+    if (!c.variant) return [entry]
+    // The variant's flag names a project: its owner and slug are the variant's path parameters.
+    const project = c.options.some((o) => o.project && o.name === c.variant?.flag) ? ['params.owner', 'params.projectSlug'] : []
+    return [
+      entry,
+      { ...entry, name: `${entry.name} --${c.variant.flag}`, operation: c.variant.operation, inputs: inputs && [...project, ...inputs] },
+    ]
+  }),
   hidden: hiddenOf(operationCommands),
 }
 

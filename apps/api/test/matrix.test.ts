@@ -102,6 +102,17 @@ const write = { member: true, allowlisted: false, linkViewer: false, linkEditor:
 const memberOnly = { member: true, allowlisted: false, linkViewer: false, linkEditor: false }
 const adminOnly = { member: false, allowlisted: false, linkViewer: false, linkEditor: false }
 
+/**
+ * A project's artifacts (`notes` holds only private ones, allowlisting one email): members list
+ * them all; anyone else what they may read, here the allowlisted viewer only; where a caller may
+ * read nothing the project is the 404 of one that does not exist, anonymous callers included.
+ */
+const projectListing: Row = {
+  ...namespace('200'),
+  anonymous: '404 not_found',
+  allowlisted: '200',
+}
+
 const matrix: Record<OperationId, Row> = {
   health: Object.fromEntries(principalNames.map((p) => [p, '200'])) as Row,
   getProfile: account('200', { scoped: false }),
@@ -128,6 +139,7 @@ const matrix: Record<OperationId, Row> = {
   resolveProjectPath: namespace('200'),
   createArtifact: namespace('201'),
   listMyArtifacts: account('200'),
+  listProjectArtifacts: projectListing,
   getArtifact: onArtifact('200', read),
   deleteArtifact: onArtifact('200', adminOnly),
   checkArtifactSlug: namespace('200'),

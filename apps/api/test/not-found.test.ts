@@ -151,6 +151,11 @@ function probes(h: Hidden): Partial<Record<OperationId, Probe>> {
       missing: ['/api/slug-preview/nobody-at-all/notes/x'],
     },
     resolveProjectPath: { method: 'GET', hidden: `/api/by-path/${h.owner}/notes`, missing: ['/api/by-path/nobody-at-all/notes'] },
+    listProjectArtifacts: {
+      method: 'GET',
+      hidden: `/api/projects/${h.owner}/notes/artifacts`,
+      missing: [`/api/projects/${h.owner}/no-such-project/artifacts`, '/api/projects/nobody-at-all/notes/artifacts'],
+    },
     checkProjectSlug: {
       method: 'GET',
       hidden: `/api/projects/slug-availability/${h.owner}/x`,

@@ -302,6 +302,8 @@ export async function prepare(world: World, id: OperationId): Promise<PreparedRe
       })
     case 'listMyArtifacts':
       return at('GET', '/api/profile/artifacts')
+    case 'listProjectArtifacts':
+      return at('GET', `/api/projects/${ns}/notes/artifacts`)
     case 'getArtifact':
       return at('GET', a)
     case 'deleteArtifact':

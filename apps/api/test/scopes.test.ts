@@ -41,6 +41,7 @@ const gatedBy: Record<OperationId, readonly Scope[]> = {
   resolveProjectPath: ['artifacts:read'],
   createArtifact: ['artifacts:create'],
   listMyArtifacts: ['artifacts:read'],
+  listProjectArtifacts: ['artifacts:read'],
   getArtifact: ['artifacts:read'],
   deleteArtifact: ['artifacts:delete'],
   checkArtifactSlug: ['artifacts:read'],

@@ -1,5 +1,5 @@
 /**
- * The 23 MCP tools (the spec's 22 and get_artifact_changes) through the SDK's own client over Streamable HTTP, against the running web
+ * The 24 MCP tools (the spec's 22, get_artifact_changes and list_project_artifacts) through the SDK's own client over Streamable HTTP, against the running web
  * app on a real database: every tool's success (its structuredContent validated with Ajv against
  * the outputSchema the server advertised) and a failure of each, the conflict with its diff,
  * windows of a large content, resources, idempotent retries and the audit trail.
@@ -86,6 +86,12 @@ describe('every tool, through the SDK client', () => {
     expect(created).toMatchObject({ slug: 'hello', latestVersion: 1, type: 'md' })
     expect((await checked('list_artifacts')).items).toHaveLength(1)
     expect(((await checked('list_workspace_artifacts', { workspaceId })).items as { id: string }[])[0]?.id).toBe(artifactId)
+    const inProject = await checked('list_project_artifacts', { ownerUsername: owner.username, projectSlug: 'notes', limit: 1 })
+    expect(inProject).toMatchObject({ items: [{ id: artifactId, projectSlug: 'notes' }], nextCursor: null })
+    // A project its owner may read nothing of does not exist for a stranger either.
+    expect(
+      (await callFailing(stranger, 'list_project_artifacts', { ownerUsername: owner.username, projectSlug: 'notes' })).error.code,
+    ).toBe('not_found')
     expect(await checked('get_artifact', { artifactId })).toMatchObject({ id: artifactId, latestVersion: 1 })
 
     const updated = await checked('update_artifact', {
@@ -188,6 +194,7 @@ describe('every tool, through the SDK client', () => {
       ['check_project_slug_availability', { ownerUsername: owner.username }, 'validation_failed'],
       ['list_artifacts', { cursor: 'x' }, 'invalid_cursor'],
       ['list_workspace_artifacts', { workspaceId: 'ws_00000000000000000000000000' }, 'not_found'],
+      ['list_project_artifacts', { ownerUsername: owner.username, projectSlug: 'nope' }, 'not_found'],
       ['create_artifact', artifactArgs('hello', 'again'), 'slug_taken'],
       ['update_artifact', { artifactId: unknown, content: 'x', expectedLatestVersion: 1 }, 'not_found'],
       ['restore_artifact_version', { artifactId, versionNumber: 99 }, 'not_found'],
@@ -206,7 +213,7 @@ describe('every tool, through the SDK client', () => {
       ['resolve_path', { ownerUsername: owner.username, projectSlug: 'nope' }, 'not_found'],
       ['get_current_principal', { extra: 1 }, 'validation_failed'],
     ]
-    expect(new Set(failing.map(([name]) => name)).size).toBe(23)
+    expect(new Set(failing.map(([name]) => name)).size).toBe(24)
     for (const [name, args, code] of failing) {
       const { error, text } = await callFailing(client, name, args)
       expect(error.code, name).toBe(code)

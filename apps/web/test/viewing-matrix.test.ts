@@ -167,10 +167,15 @@ function probes(who: Identity): Probe[] {
     add('history', `${path}/history`, `/api/artifacts/${id}/versions`, false)
     add('diff', `${path}/diff?from=1&to=2`, `/api/artifacts/${id}/diff?from=1&to=2`, false)
   }
-  // The listings have no REST twin for a visitor (the API resolves a project for members only;
-  // the web app lists a namespace's public artifacts to anyone): the table below says what they show.
+  // The project page's REST twin is `listProjectArtifacts` (the same rule); the owner page and the
+  // home have none: the table below says what they show.
   list.push({ page: 'owner', path: `/${ownerUsername}`, api: null, aboutPrivate: true })
-  list.push({ page: 'project', path: `/${ownerUsername}/plans`, api: null, aboutPrivate: true })
+  list.push({
+    page: 'project',
+    path: `/${ownerUsername}/plans`,
+    api: { path: `/api/projects/${ownerUsername}/plans/artifacts`, token },
+    aboutPrivate: true,
+  })
   list.push({ page: 'home', path: '/', api: null, aboutPrivate: true })
   return list
 }
@@ -216,8 +221,9 @@ function expectedStatus(who: Identity, page: string, deleted: boolean): number {
 
 const markers = (values: Record<string, string>) => Object.values(values)
 
-/** A private word each page of the private artifact shows to those who may read it (members: the home and the project page too). */
+/** A private word each page of the private artifact shows to those who may read it (members: the home too; the project page lists it). */
 const shownOn: Record<string, string> = {
+  project: secret.title,
   'private latest': secret.second,
   'private pinned': secret.first,
   'private raw': secret.second,
@@ -312,7 +318,9 @@ describe(`the viewing matrix (${testEngine})`, { timeout: browserTimeout() }, ()
         if (response.status !== expected) problems.push(`${who} / ${probe.page}: ${response.status}, expected ${expected}`)
         if (probe.api) {
           const fromApi = await apiStatus(probe.api)
-          if (fromApi === 200) problems.push(`${who} / ${probe.page}: the API still answers 200`)
+          // The project's list stays, empty, for its members; every read of the artifacts is gone.
+          if (probe.page === 'project' ? (fromApi === 200 ? 200 : 404) !== response.status : fromApi === 200)
+            problems.push(`${who} / ${probe.page}: the API answers ${fromApi}, the web app ${response.status}`)
         }
         const forbidden = [...markers(secret), open.title, ...(member ? [] : markers(projectSecret))]
         for (const marker of leaked(response, forbidden)) problems.push(`${who} / ${probe.page}: leaked "${marker}"`)

@@ -10,7 +10,7 @@ import { Value } from 'typebox/value'
 import { describe, expect, it } from 'vitest'
 import { commands } from '../src/registry/commands.ts'
 import type { CliOverrides } from '../src/registry/derive.ts'
-import { deriveCommand } from '../src/registry/derive.ts'
+import { deriveCommand, withVariant } from '../src/registry/derive.ts'
 import { globalFlags } from '../src/registry/globals.ts'
 import { operationCommands } from '../src/registry/operations.ts'
 import type { CommandSpec } from '../src/registry/types.ts'
@@ -65,6 +65,7 @@ interface Catalog {
     examples: string[]
     mutates: boolean
     calls: { operationId: string; scopes: string[] } | null
+    callsWith?: { flag: string; operationId: string; method: string; path: string; scopes: string[] }
   }[]
 }
 
@@ -193,11 +194,23 @@ describe('quire schema', () => {
     expect(flag('audit list', '--action')?.choices).toContain('artifact.deleted')
     // Every input of every derived command's operation has a flag (or --json carries it).
     for (const [id, row] of Object.entries(operationCommands)) {
+      // An operation run through another command's flag: that command names it, with the flag.
+      if ('projectFlag' in row) {
+        const shown = byName.get(row.command.join(' '))
+        expect(shown?.callsWith, id).toMatchObject({ flag: `--${row.projectFlag}`, operationId: id })
+        expect(flag(row.command.join(' '), `--${row.projectFlag}`), id).toMatchObject({ type: 'string', required: false })
+        continue
+      }
       for (const override of Array.isArray(row) ? row : [row]) {
         const derived = deriveCommand(id as keyof typeof operations, override)
         const shown = byName.get(derived.path.join(' '))
         expect(shown?.calls?.operationId, derived.path.join(' ')).toBe(id)
-        expect(shown?.options.map((o) => o.flag).filter((f) => f !== '--yes')).toEqual(derived.options.map((o) => `--${o.name}`))
+        // A variant's flag (`artifact list --project`) comes first, then the operation's own.
+        const variantFlag = shown?.callsWith ? [shown.callsWith.flag] : []
+        expect(shown?.options.map((o) => o.flag).filter((f) => f !== '--yes')).toEqual([
+          ...variantFlag,
+          ...derived.options.map((o) => `--${o.name}`),
+        ])
         const op = operations[id as keyof typeof operations] as { params?: { properties: object }; query?: { properties: object } }
         // A write's `dryRun` is the global --dry-run, not a flag of the command.
         const query = Object.keys(op.query?.properties ?? {}).filter((key) => key !== 'dryRun')
@@ -208,6 +221,19 @@ describe('quire schema', () => {
           ).toBe(true)
       }
     }
+  })
+
+  it('folds a variant into its command only where the command fills its inputs and shows its answer', () => {
+    const list = commands.find((c) => c.path.join(' ') === 'artifact list')
+    expect(list?.variant).toEqual({ flag: 'project', operation: 'listProjectArtifacts' })
+    expect(list?.options.map((o) => o.name)).toEqual(['project', 'limit', 'cursor'])
+    const variant = { command: ['artifact', 'list'], projectFlag: 'project' }
+    const bare = deriveCommand('listMyArtifacts', { command: ['artifact', 'list'] })
+    const noCursor = { ...bare, options: bare.options.filter((o) => o.name !== 'cursor') }
+    expect(() => withVariant(noCursor, 'listProjectArtifacts', variant)).toThrow(/no flag of the command fills query\.cursor/)
+    const projects = deriveCommand('listMyProjects', { command: ['project', 'list'] })
+    expect(() => withVariant(projects, 'listProjectArtifacts', variant)).toThrow(/answers another schema than listMyProjects/)
+    expect(() => withVariant(bare, 'listWorkspaceArtifacts', variant)).toThrow(/path parameters are not owner, projectSlug/)
   })
 
   it('accepts an artifact as OWNER/PROJECT/SLUG or URL wherever it takes --artifact-id', () => {

@@ -151,6 +151,62 @@ describe('quire, every command against a running server', { timeout: commandsTim
     expect(await json(['path', 'project', '--owner', projectOwner, '--project-slug', 'notes'])).toMatchObject({ slug: 'notes' })
   })
 
+  it("artifact list --project OWNER/PROJECT: a project's artifacts the caller may read, paged and shaped as every list", async () => {
+    await json(['project', 'create', '--owner-username', projectOwner, '--slug', 'shelf', '--title', 'Shelf', '--icon', 'S'])
+    for (const [slug, publicView] of [
+      ['first', true],
+      ['second', false],
+      ['third', false],
+    ] as const)
+      await json(
+        [
+          'artifact',
+          'create',
+          ...['--owner-username', projectOwner, '--project-slug', 'shelf', '--slug', slug, '--type', 'md', '--title', slug],
+          ...['--content-file', '-', '--changelog', 'first', ...(publicView ? ['--access-public-view'] : [])],
+        ],
+        { stdin: `# ${slug}\n` },
+      )
+    const project = `${projectOwner}/shelf`
+    type Page = { items: { slug: string; projectSlug: string }[]; nextCursor: string | null }
+    const first = await json<Page>(['artifact', 'list', '--project', project, '--limit', '2'])
+    expect(first.items.map((a) => a.slug)).toEqual(['third', 'second'])
+    expect(first.nextCursor).toEqual(expect.any(String))
+    const rest = await json<Page>(['artifact', 'list', '--project', project, '--limit', '2', '--cursor', first.nextCursor as string])
+    expect(rest).toEqual({ items: [expect.objectContaining({ slug: 'first', projectSlug: 'shelf' })], nextCursor: null })
+    // Every page, one artifact a line; only the fields asked for; jq over the page; the project's URL names it too.
+    const lines = await asAda(['artifact', 'list', '--project', project, '--ndjson', '--limit', '1'])
+    expect(
+      lines.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).slug),
+    ).toEqual(['third', 'second', 'first'])
+    expect(await json(['artifact', 'list', '--project', project, '--fields', 'slug,latestVersion'])).toEqual({
+      items: ['third', 'second', 'first'].map((slug) => ({ slug, latestVersion: 1 })),
+      nextCursor: null,
+    })
+    expect((await asAda(['artifact', 'list', '--project', project, '--jq', '.items[].slug'])).stdout).toBe('third\nsecond\nfirst\n')
+    const byUrl = await json<Page>(['artifact', 'list', '--project', `${quire.webUrl}/${project}`])
+    expect(byUrl.items.map((a) => a.slug)).toEqual(['third', 'second', 'first'])
+    // Text: the table of `artifact list`, the project's rows only.
+    const table = await asAda(['artifact', 'list', '--project', project])
+    expect(table.stdout).toMatch(/^OWNER\s+PROJECT\s+SLUG\s+VERSION\s+TITLE\s+UPDATED/)
+    expect(table.stdout.trim().split('\n')).toHaveLength(4)
+    // Someone else sees what they may read: the public one; where that is nothing, the project is not found.
+    expect((await json<Page>(['artifact', 'list', '--project', project], { token: bob })).items.map((a) => a.slug)).toEqual(['first'])
+    const hidden = await quire.cli(['--format', 'json', 'artifact', 'list', '--project', `${projectOwner}/no-such`], {
+      env: { AGENT_SERVICE_TOKEN: bob },
+    })
+    expect(hidden.code).toBe(3)
+    expect(errorOf(hidden)).toMatchObject({ code: 'not_found', message: 'No such project, or you may not see it.' })
+    const usage = await asAda(['artifact', 'list', '--project', projectOwner])
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toContain(`--project "${projectOwner}" does not name a project.`)
+    // Without --project it is still the caller's own list.
+    expect((await json<Page>(['artifact', 'list'])).items.map((a) => a.projectSlug)).toEqual(expect.arrayContaining(['notes', 'shelf']))
+  })
+
   it('artifact create from --json on standard input', async () => {
     const body = {
       ownerUsername: projectOwner,

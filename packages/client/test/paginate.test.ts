@@ -44,6 +44,22 @@ describe('paginate', () => {
     expect(versions.received[0]?.url).toBe(`${baseUrl}/api/artifacts/a%20b/versions`)
   })
 
+  it("pages one project's artifacts at its path, owner and project slug encoded", async () => {
+    const { fetch, received } = numberedList(3)
+    const client = createClient({ baseUrl, fetch })
+    const items = []
+    for await (const item of client.paginate('listProjectArtifacts', {
+      params: { owner: 'ana', projectSlug: 'my notes' },
+      query: { limit: 2 },
+    }))
+      items.push(item)
+    expect(items).toEqual([0, 1, 2].map((n) => ({ n })))
+    expect(received.map((r) => r.url)).toEqual([
+      `${baseUrl}/api/projects/ana/my%20notes/artifacts?limit=2`,
+      `${baseUrl}/api/projects/ana/my%20notes/artifacts?limit=2&cursor=2`,
+    ])
+  })
+
   it('fetches the next page only when the consumer asks for more', async () => {
     const { fetch, received } = numberedList(100)
     const client = createClient({ baseUrl, fetch })

@@ -27,6 +27,11 @@ describe('types derived from the operation table', () => {
     expectTypeOf(await client.ops.getArtifact({ params: { artifactId: 'art_1' } })).toEqualTypeOf<Artifact>()
     expectTypeOf(await client.call('appendVersion', { params: { artifactId: 'a' }, body: { content: 'x' } })).toEqualTypeOf<Version>()
     expectTypeOf(await client.ops.listVersions({ params: { artifactId: 'a' } })).toEqualTypeOf<PageOf<Version>>()
+    expectTypeOf(
+      await client.ops.listProjectArtifacts({ params: { owner: 'ana', projectSlug: 'notes' }, query: { limit: 2 } }),
+    ).toEqualTypeOf<PageOf<Artifact>>()
+    // @ts-expect-error a project is named by its owner and its slug, both
+    await client.ops.listProjectArtifacts({ params: { owner: 'ana' } })
     expectTypeOf(await client.ops.getArtifactChanges({ params: { artifactId: 'a' }, query: { since: 2 } })).toEqualTypeOf<ArtifactChanges>()
     // A dry run answers its preview; a flag only known at run time answers either.
     const append = { params: { artifactId: 'a' }, body: { content: 'x', expectedLatestVersion: 1 } }

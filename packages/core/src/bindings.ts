@@ -8,6 +8,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from './use-cases/api-keys.ts
 import { appendVersion, restoreVersion } from './use-cases/append-version.ts'
 import { checkArtifactSlug, deleteArtifact, getArtifact, listMyArtifacts, previewArtifactUrl } from './use-cases/artifacts.ts'
 import { listAuditEvents } from './use-cases/audit-events.ts'
+import { listProjectArtifacts } from './use-cases/browse.ts'
 import { createArtifact } from './use-cases/create-artifact.ts'
 import type { CoreDeps } from './use-cases/deps.ts'
 import { checkHealth } from './use-cases/health.ts'
@@ -135,6 +136,7 @@ export const bindings: Bindings = {
   // Artifacts.
   createArtifact: async (deps, caller, { body }, { idempotencyKey }) => written(await createArtifact(deps, caller, body, idempotencyKey)),
   listMyArtifacts: async (deps, caller, { query }) => answer(await listMyArtifacts(deps, caller, query)),
+  listProjectArtifacts: async (deps, caller, { params, query }) => answer(await listProjectArtifacts(deps, caller, params, query)),
   getArtifact: async (deps, caller, { params }) => answer(await getArtifact(deps, caller, { id: params.artifactId })),
   deleteArtifact: async (deps, caller, { params }) => answer(await deleteArtifact(deps, caller, params.artifactId)),
   checkArtifactSlug: async (deps, caller, { params }) => answer(await checkArtifactSlug(deps, caller, params)),

@@ -218,7 +218,7 @@ export {
 } from './use-cases/artifact-permissions.ts'
 export { checkArtifactSlug, deleteArtifact, getArtifact, listMyArtifacts, previewArtifactUrl } from './use-cases/artifacts.ts'
 export { listAuditEvents, presentAuditEvent } from './use-cases/audit-events.ts'
-export { browseNamespace, type NamespaceListing, type NamespaceOwner } from './use-cases/browse.ts'
+export { browseNamespace, listProjectArtifacts, type NamespaceListing, type NamespaceOwner } from './use-cases/browse.ts'
 export { createArtifact } from './use-cases/create-artifact.ts'
 export type { CoreConfig, CoreDeps } from './use-cases/deps.ts'
 export { checkHealth } from './use-cases/health.ts'

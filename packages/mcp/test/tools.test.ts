@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { compiledTools, inputSchemaOf, tools } from '../src/index.ts'
 
-/** The spec's MCP table (SPEC.md "MCP"), with the catch-up tool of issue 18: tool names and input fields, in order. */
+/** The spec's MCP table (SPEC.md "MCP"), with the catch-up tool of issue 18 and the project list of issue 29: tool names and input fields, in order. */
 const specTable: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['get_current_principal', []],
   ['list_workspaces', []],
@@ -14,6 +14,8 @@ const specTable: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['check_project_slug_availability', ['ownerUsername', 'slug']],
   ['list_artifacts', []],
   ['list_workspace_artifacts', ['workspaceId']],
+  // Beyond the spec: one project's artifacts (issue 29).
+  ['list_project_artifacts', ['ownerUsername', 'projectSlug']],
   ['create_artifact', ['ownerUsername', 'projectSlug', 'slug', 'type', 'title', 'description', 'content', 'changelog', 'access']],
   ['update_artifact', ['artifactId', 'content', 'changelog', 'expectedLatestVersion']],
   ['restore_artifact_version', ['artifactId', 'versionNumber']],
@@ -39,7 +41,7 @@ const allowedExtensions = new Set(['limit', 'cursor', 'idempotencyKey', 'dryRun'
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>
 
 describe('the tool table', () => {
-  it("has the spec's 22 tools and get_artifact_changes, with their names and input fields, in order", () => {
+  it("has the spec's 22 tools, get_artifact_changes and list_project_artifacts, with their names and input fields, in order", () => {
     expect(tools.map((t) => [t.name, Object.keys(t.fields)])).toEqual(specTable)
   })
 
@@ -196,6 +198,14 @@ describe('argument checking', () => {
       operation: 'resolveArtifactPath',
       input: { params: { owner: 'ana', projectSlug: 'notes', slug: 'hello' }, query: {}, body: undefined },
     })
+    const listed = tool('list_project_artifacts').parse({ ownerUsername: 'ana', projectSlug: 'notes', limit: 10, cursor: 'c' })
+    expect(listed.ok && listed.value.call).toEqual({
+      operation: 'listProjectArtifacts',
+      input: { params: { owner: 'ana', projectSlug: 'notes' }, query: { limit: 10, cursor: 'c' }, body: undefined },
+    })
+    expect(errorsOf('list_project_artifacts', { ownerUsername: 'ana' })).toEqual(['/projectSlug'])
+    expect(errorsOf('list_project_artifacts', { ownerUsername: 'ana', projectSlug: 'notes', limit: 101 })).toEqual(['/limit'])
+    expect(tool('list_project_artifacts').annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true })
     const create = tool('create_share_link').parse({ artifactId: 'art_1', idempotencyKey: 'k-1' })
     expect(create.ok && create.value.call.idempotencyKey).toBe('k-1')
   })

@@ -16,4 +16,5 @@ export const hiddenOperations: Readonly<Partial<Record<OperationId, string>>> = 
   getArtifactChanges: "an agent's catch-up since a version it saw; people read the same on the history and diff pages",
   resolveProjectPath: 'a project page is found by its path, with its artifacts, in one read (`browseNamespace`)',
   listWorkspaceArtifacts: "the owner and project pages list a namespace's artifacts by path (`browseNamespace`)",
+  listProjectArtifacts: 'the project page lists its artifacts with the project in one read (`browseNamespace`), by the same rule',
 }

@@ -22,6 +22,7 @@ export function catalog() {
     exitCodes: Object.entries(exitCodes).map(([name, e]) => ({ code: e.code, name, meaning: e.meaning })),
     commands: commands.map((c) => {
       const op = c.operation ? operations[c.operation] : null
+      const variant = c.variant ? operations[c.variant.operation] : null
       return {
         name: c.path.join(' '),
         summary: c.summary,
@@ -30,6 +31,18 @@ export function catalog() {
         dryRun: c.mutates,
         output: c.output,
         calls: op ? { operationId: c.operation, method: op.method, path: op.path, scopes: scopesOf(op) } : null,
+        // With its variant's flag, the command calls that operation instead (`artifact list --project`).
+        ...(c.variant && variant
+          ? {
+              callsWith: {
+                flag: `--${c.variant.flag}`,
+                operationId: c.variant.operation,
+                method: variant.method,
+                path: variant.path,
+                scopes: scopesOf(variant),
+              },
+            }
+          : {}),
         positionals: (c.positionals ?? []).map((p) => ({ name: p.name.toUpperCase(), flag: `--${p.flag}`, description: p.description })),
         examples: c.examples ?? [],
         options: [

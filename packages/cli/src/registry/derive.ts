@@ -44,8 +44,24 @@ export interface Hidden {
   readonly hidden: string
 }
 
-/** Every operation: its command (or commands), or why it has none. A missing or unknown id does not compile. */
-export type CliOverrides = { readonly [K in OperationId]: CommandOverride | readonly CommandOverride[] | Hidden }
+/**
+ * An operation that another row's command runs when one of its flags is given, instead of its own
+ * (`artifact list --project OWNER/PROJECT`). The flag names a project, whose owner and slug are the
+ * operation's path parameters (`owner`, `projectSlug`); every other input of the operation is a
+ * flag the command has already, and the answer has the command's schema, so its output is the same.
+ */
+export interface ProjectVariant {
+  /** The command that runs it. */
+  readonly command: readonly string[]
+  /** The flag that picks it: `project` is `--project OWNER/PROJECT`. */
+  readonly projectFlag: string
+  readonly examples?: readonly string[]
+}
+
+/** Every operation: its command (or commands), the flag of another command that runs it, or why it has none. A missing or unknown id does not compile. */
+export type CliOverrides = {
+  readonly [K in OperationId]: CommandOverride | readonly CommandOverride[] | ProjectVariant | Hidden
+}
 
 /** `latestVersion` → `latest version`: a field's name as words (flags, headers and labels are made of them). */
 export const words = (name: string) => name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)
@@ -193,13 +209,56 @@ export function deriveCommand(operationId: OperationId, override: CommandOverrid
   }
 }
 
-/** Every derived command, in the order of the map; hidden operations give none. */
+/** The schema a variant's project parameters must have: exactly an owner and a project slug. */
+const projectParams = ['owner', 'projectSlug']
+
+/**
+ * `command` with `variant` folded in: the project flag first, then the command's own. Throws (at
+ * load, so every test sees it) when the variant needs an input the command has no flag for, or
+ * answers something else.
+ */
+export function withVariant(command: CommandSpec, operationId: OperationId, variant: ProjectVariant): CommandSpec {
+  const op: OperationSpec = operations[operationId]
+  const base: OperationSpec = operations[command.operation as OperationId]
+  const where = `${operationId} through quire ${command.path.join(' ')} --${variant.projectFlag}`
+  const params = Object.keys((op.params as Schema | undefined)?.properties ?? {})
+  if (params.join(' ') !== projectParams.join(' ')) throw new Error(`${where}: its path parameters are not ${projectParams.join(', ')}`)
+  if (op.success.schema !== base.success.schema) throw new Error(`${where}: it answers another schema than ${command.operation}`)
+  const inputs = new Set(command.options.flatMap((o) => (o.to ? [o.to] : [])))
+  for (const option of optionsOf('query', op.query as Schema | undefined))
+    if (!inputs.has(option.to as InputTarget)) throw new Error(`${where}: no flag of the command fills ${option.to}`)
+  if (op.body) throw new Error(`${where}: it takes a body`)
+  const flag: OptionSpec = {
+    name: variant.projectFlag,
+    type: 'string',
+    description: `${op.summary.replace(/\.$/, '')}, instead: the project as OWNER/PROJECT or its URL`,
+    example: 'ada/notes',
+    project: true,
+  }
+  return {
+    ...command,
+    summary: `${command.summary}; with --${variant.projectFlag}, a project's that you may read`,
+    variant: { flag: variant.projectFlag, operation: operationId },
+    options: [flag, ...command.options],
+    examples: [...(command.examples ?? []), ...(variant.examples ?? [])],
+  }
+}
+
+/** Every derived command, in the order of the map; hidden operations give none, a variant joins its command. */
 export function deriveCommands(overrides: CliOverrides): CommandSpec[] {
-  return (Object.entries(overrides) as [OperationId, CliOverrides[OperationId]][]).flatMap(([id, entry]) => {
-    if ('hidden' in entry) return []
+  const entries = Object.entries(overrides) as [OperationId, CliOverrides[OperationId]][]
+  const derived = entries.flatMap(([id, entry]) => {
+    if ('hidden' in entry || 'projectFlag' in entry) return []
     const each: readonly CommandOverride[] = Array.isArray(entry) ? entry : [entry as CommandOverride]
     return each.map((override) => deriveCommand(id, override))
   })
+  return entries.reduce((commands, [id, entry]) => {
+    if (!('projectFlag' in entry)) return commands
+    const at = commands.findIndex((c) => c.path.join(' ') === entry.command.join(' '))
+    const command = commands[at]
+    if (!command) throw new Error(`${id}: no command quire ${entry.command.join(' ')} to run it`)
+    return commands.with(at, withVariant(command, id, entry))
+  }, derived)
 }
 
 /** The operations left without a command, with their reasons (the surface check reads them). */

@@ -6,7 +6,8 @@ import type { Fields } from './types.ts'
  * operation table, what the schemas cannot say. Flags come from the schemas (registry/derive.ts);
  * the spec's flag names that differ from a field's name are renamed here. A row left out, or an
  * id that is not an operation, does not compile; `{ hidden: reason }` would leave one out on
- * purpose (none is).
+ * purpose (none is), and `{ command, projectFlag }` runs it from another command's flag
+ * (`artifact list --project`).
  *
  * `says` is the one line a write prints for people (JSON mode prints the whole result).
  */
@@ -155,6 +156,14 @@ export const operationCommands = {
     summary: 'List your artifacts',
     columns: artifactColumns,
     examples: ['quire artifact list', 'quire artifact list --format json --fields url,latestVersion', 'quire artifact list --ndjson'],
+  },
+  listProjectArtifacts: {
+    command: ['artifact', 'list'],
+    projectFlag: 'project',
+    examples: [
+      'quire artifact list --project ada/notes',
+      'quire artifact list --project ada/notes --limit 10 --format json --fields slug,url',
+    ],
   },
   createArtifact: {
     command: ['artifact', 'create'],

@@ -19,6 +19,11 @@ export interface OptionSpec {
   readonly file?: boolean
   /** Where the value goes in the REST call; absent for flags a custom handler reads itself. */
   readonly to?: InputTarget
+  /**
+   * The value names a project, `OWNER/PROJECT` or its web URL: its owner goes to `params.owner`,
+   * its slug to `params.projectSlug` (`artifact list --project`).
+   */
+  readonly project?: true
 }
 
 /** A word on the command line that is not a flag: `quire artifact get alice/notes/hello`. */
@@ -60,6 +65,12 @@ export interface CommandSpec {
    * `hidden` (registry/operations.ts) every row of the operation table is accounted for.
    */
   readonly operation: OperationId | null
+  /**
+   * Another operation the command runs instead when this flag is given (`artifact list --project
+   * OWNER/PROJECT` lists one project's artifacts): its answer has the same schema, so the output is
+   * the command's; the flag is among `options`.
+   */
+  readonly variant?: { readonly flag: string; readonly operation: OperationId }
   readonly positionals?: readonly PositionalSpec[]
   readonly options: readonly OptionSpec[]
   /** Changes something on the server (or in the credential store): `--dry-run` applies. */

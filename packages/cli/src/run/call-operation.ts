@@ -4,7 +4,7 @@ import { accessInWords } from '../registry/operations.ts'
 import type { Fields } from '../registry/types.ts'
 import { CliError } from './cli-error.ts'
 import type { Args, CommandContext, CommandResult } from './context.ts'
-import { describe, operationInput } from './input.ts'
+import { describe, operationInput, operationOf } from './input.ts'
 
 /** The request a mutating command would send (credential redacted), as `--dry-run` shows it. */
 async function dryRunResult(context: CommandContext, operation: OperationId, input: object): Promise<CommandResult> {
@@ -85,7 +85,7 @@ export async function confirmDestructive(context: CommandContext, what: string):
 /** The default handler: the command's one REST call, with its flags mapped to the operation's input. */
 export async function callOperation(context: CommandContext, args: Args): Promise<CommandResult> {
   const { spec } = context
-  const operation = spec.operation as OperationId
+  const operation = operationOf(spec, args) as OperationId
   const input = await operationInput(context, args)
   await confirmDestructive(context, describe(spec, args))
   const named = typeof args.artifactId === 'string' ? args.artifactId : undefined

@@ -56,7 +56,8 @@ function requirementOf(spec: CommandSpec, option: CommandSpec['options'][number]
 
 /** The scopes a token needs for the command's operation, as its row derives them (none: no line). */
 function scopesSection(spec: CommandSpec): string[] {
-  const needed = spec.operation ? scopesOf(operations[spec.operation]) : []
+  const ids = [spec.operation, spec.variant?.operation].filter((id) => id != null)
+  const needed = [...new Set(ids.flatMap((id) => scopesOf(operations[id])))]
   return needed.length ? ['', `Scopes: ${needed.join(', ')} (a token needs each).`] : []
 }
 

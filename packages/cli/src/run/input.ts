@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises'
+import type { OperationId } from '@quire/core/contract'
 import type { CommandSpec, OptionSpec } from '../registry/types.ts'
 import { CliError } from './cli-error.ts'
 import type { Args, CommandContext, Io } from './context.ts'
+import { parseProjectReference } from './project-reference.ts'
 
 /** `artifact-id` → `artifactId`, as yargs names parsed flags. */
 export const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
@@ -145,6 +147,7 @@ export async function operationInput(context: CommandContext, args: Args): Promi
   const given: { option: OptionSpec; path: string[]; value: unknown }[] = []
   for (const option of spec.options) {
     const value = args[camel(option.name)]
+    if (option.project && value !== undefined) Object.assign(input, { params: parseProjectReference(option.name, String(value)) })
     if (option.to === undefined || option.to === 'body') continue
     const path = option.to.split('.')
     if (value !== undefined) given.push({ option, path, value })
@@ -158,6 +161,11 @@ export async function operationInput(context: CommandContext, args: Args): Promi
     else setPath(input, path, value)
   }
   return input
+}
+
+/** The operation the command runs with these flags: its variant's when that flag is given (`artifact list --project`), else its own. */
+export function operationOf(spec: CommandSpec, args: Args): OperationId | null {
+  return spec.variant && args[camel(spec.variant.flag)] !== undefined ? spec.variant.operation : spec.operation
 }
 
 /** "Delete artifact ada/notes/plan", "Revoke API key key_…": what a confirmation asks about, as the person named it. */

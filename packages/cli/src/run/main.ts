@@ -200,7 +200,8 @@ function listCommandOf(spec: CommandSpec | null, detail: string): string | undef
   if (/\bversion\b/i.test(detail) && spec.positionals?.some((p) => p.kind === 'artifact'))
     return 'quire artifact versions ARTIFACT lists its versions'
   const list = commands.find((c) => c.path[0] === spec.path[0] && c.path[1] === 'list')
-  return list ? `quire ${list.path.join(' ')} shows what you can see` : undefined
+  // A list's own not-found (`artifact list --project`) names what it looked for: no hint to itself.
+  return list && list !== spec ? `quire ${list.path.join(' ')} shows what you can see` : undefined
 }
 
 /** What to do after a version conflict: see what changed (when the credential may read it), merge, send the new version. */

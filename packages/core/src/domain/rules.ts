@@ -74,6 +74,8 @@ export const reservedSlugs: ReadonlySet<string> = new Set([
   'signin',
   'signout',
   'signup',
+  // `GET /api/projects/slug-availability/:owner/:slug` would answer for this owner's projects' artifacts.
+  'slug-availability',
   'static',
   'status',
   'support',

@@ -132,6 +132,11 @@ export interface ArtifactListScope {
   readonly workspaceId: string
   readonly projectId?: string
   readonly publicOnly?: boolean
+  /**
+   * With `publicOnly`: also the artifacts whose viewer allowlist holds this email (a visitor's
+   * verified one, lower-cased as allowlists are stored).
+   */
+  readonly viewerEmail?: string
 }
 
 /** Artifacts and their versions. Every mutation writes its audit event in the same transaction. */
@@ -172,7 +177,7 @@ export interface ArtifactStore {
   /**
    * Artifacts (not deleted) of one workspace's projects, newest first: all of them, or one
    * project's, or only those anyone may view (`publicOnly`, what a visitor who is not a member
-   * browses; the policy still decides on each).
+   * browses, with those allowlisting `viewerEmail`; the policy still decides on each).
    */
   listForWorkspace(scope: ArtifactListScope, page: PageRequest): Promise<ArtifactRecord[]>
   /** Versions, newest first. */

@@ -10,8 +10,9 @@ const retrySafe = { idempotencyKey: 'idempotencyKey' as const }
 const previewable = { dryRun: 'query.dryRun' as const }
 
 /**
- * THE tool table: the 22 tools of the spec ("MCP"), in the spec's order, and the catch-up tool
- * of issue 18 (`get_artifact_changes`, after diff_artifact_versions): 23 tools, each naming the
+ * THE tool table: the 22 tools of the spec ("MCP"), in the spec's order, the catch-up tool of
+ * issue 18 (`get_artifact_changes`, after diff_artifact_versions) and one project's artifacts of
+ * issue 29 (`list_project_artifacts`, after list_workspace_artifacts): 24 tools, each naming the
  * operation of the operation table it runs. Both transports (Streamable HTTP in the web app,
  * stdio in `quire mcp`) serve exactly these.
  */
@@ -80,6 +81,16 @@ export const tools = [
       "Lists the artifacts of one workspace's projects (`workspaceId` from list_workspaces), most recently changed first. Paginated: pass `nextCursor` back as `cursor`.",
     operation: 'listWorkspaceArtifacts',
     fields: { workspaceId: 'params.workspaceId' },
+    extensions: page,
+  }),
+  // Beyond the spec: one project's artifacts (issue 29), beside the workspace's.
+  defineTool({
+    name: 'list_project_artifacts',
+    title: 'List artifacts of a project',
+    description:
+      'Lists the artifacts of one project that you may read (`ownerUsername`/`projectSlug`, as in its URL https://…/ana/notes), newest first: every one in a workspace you belong to; elsewhere the public ones and those shared with your verified email. A project where you may read nothing is not found, like one that does not exist. Paginated: pass `nextCursor` back as `cursor`.',
+    operation: 'listProjectArtifacts',
+    fields: { ownerUsername: 'params.owner', projectSlug: 'params.projectSlug' },
     extensions: page,
   }),
   defineTool({

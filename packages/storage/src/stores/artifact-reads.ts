@@ -132,7 +132,7 @@ export async function listArtifactsForWorkspace(db: Kysely<Database>, scope: Art
     JOIN projects p ON p.id = a.project_id
     WHERE a.workspace_id = ${scope.workspaceId}::text AND a.deleted_at IS NULL
       AND (${scope.projectId ?? null}::text IS NULL OR a.project_id = ${scope.projectId ?? null}::text)
-      AND (NOT ${scope.publicOnly ?? false}::boolean OR a.public_view)
+      AND (NOT ${scope.publicOnly ?? false}::boolean OR a.public_view OR ${scope.viewerEmail ?? null}::text = ANY (a.viewer_emails))
       AND (${page.after}::text IS NULL OR a.id < ${page.after}::text)
     ORDER BY a.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
   return rows.flatMap((r) => {

@@ -9,6 +9,7 @@ import {
   SlugPreview,
 } from '../schemas/artifact.ts'
 import { Page, PageQuery } from '../schemas/common.ts'
+import { ProjectPathParams } from '../schemas/project.ts'
 
 const read = { readOnly: true, destructive: false, idempotent: true } as const
 
@@ -45,6 +46,21 @@ export const artifactOperations = {
     query: PageQuery,
     success: { status: 200, schema: Page(Artifact) },
     errors: ['insufficient_scope', 'invalid_cursor'],
+    hints: read,
+  }),
+  listProjectArtifacts: defineOperation({
+    method: 'GET',
+    path: '/api/projects/:owner/:projectSlug/artifacts',
+    summary: "List a project's artifacts that the caller may read, newest first",
+    description:
+      'Members of the owner namespace see every artifact (not deleted); anyone else, signed in or not, the ones they may read: the public ones, and those whose viewer allowlist holds their verified email. A project that does not exist and one where the caller may read nothing answer the same 404.',
+    tags: ['projects', 'artifacts'],
+    action: 'artifact.read',
+    anonymous: true,
+    params: ProjectPathParams,
+    query: PageQuery,
+    success: { status: 200, schema: Page(Artifact) },
+    errors: ['not_found', 'insufficient_scope', 'invalid_cursor'],
     hints: read,
   }),
   getArtifact: defineOperation({

@@ -1,5 +1,5 @@
 import { type OperationId, type OperationSpec, operations } from '@quire/core/contract'
-import type { Column, CommandSpec, Fields, HandlerName, InputTarget, OptionSpec, PositionalSpec } from './types.ts'
+import type { Column, CommandEntry, CommandSpec, Fields, HandlerName, InputTarget, OptionSpec, PositionalSpec } from './types.ts'
 
 /**
  * Commands derived from the operation table. A command's flags are the operation's inputs, read
@@ -193,12 +193,15 @@ export function deriveCommand(operationId: OperationId, override: CommandOverrid
   }
 }
 
-/** Every derived command, in the order of the map; hidden operations give none. */
-export function deriveCommands(overrides: CliOverrides): CommandSpec[] {
+/** Every derived command, in the order of the map, each derived on first use; hidden operations give none. */
+export function commandEntriesOf(overrides: CliOverrides): CommandEntry[] {
   return (Object.entries(overrides) as [OperationId, CliOverrides[OperationId]][]).flatMap(([id, entry]) => {
     if ('hidden' in entry) return []
     const each: readonly CommandOverride[] = Array.isArray(entry) ? entry : [entry as CommandOverride]
-    return each.map((override) => deriveCommand(id, override))
+    return each.map((override) => {
+      let spec: CommandSpec | undefined
+      return { path: override.command, spec: () => (spec ??= deriveCommand(id, override)) }
+    })
   })
 }
 

@@ -11,7 +11,10 @@
  * and with node:http, which does not load fetch's undici). Target:
  * `quire artifact list` ≤ 2 × (node -e 0) + the server's time.
  *
- *   pnpm bench cli [--runs 20] [--bin path/to/bin.js]
+ * `--compare` times `quire artifact list` of another build too, alternating in the same run (a
+ * change measured against what it changes, on a machine whose load drifts).
+ *
+ *   pnpm bench cli [--runs 20] [--bin path/to/bin.js] [--compare path/to/other/bin.js]
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -27,14 +30,18 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '20' },
     // Another build of the CLI, to compare builds; it must sit one level below a copy of packages/cli/package.json.
     bin: { type: 'string', default: resolve(root, 'packages/cli/dist/bin.js') },
+    // The same constraint; its `artifact list` is timed beside this one's.
+    compare: { type: 'string' },
   },
 })
 const runs = harness.bounded(values, 'runs', 1, 1000)
 const bin = resolve(values.bin)
-if (!existsSync(bin)) {
-  process.stderr.write(`No built CLI at ${bin}: run \`pnpm -F @quire/cli... build\` (or \`pnpm check\`) first.\n`)
-  process.exit(1)
-}
+const other = values.compare === undefined ? undefined : resolve(values.compare)
+for (const path of [bin, ...(other ? [other] : [])])
+  if (!existsSync(path)) {
+    process.stderr.write(`No built CLI at ${path}: run \`pnpm -F @quire/cli... build\` (or \`pnpm check\`) first.\n`)
+    process.exit(1)
+  }
 
 /** Each child's whole environment: nothing of ours (a developer's AGENT_SERVICE_TOKEN, NODE_OPTIONS) leaks in; HOME is empty, so no keyring or stored credential is touched. */
 const home = mkdtempSync(join(tmpdir(), 'quire-bench-cli-home-'))
@@ -162,6 +169,7 @@ try {
     http: () => time(['-e', httpScript], { URL: url, TOKEN: token }),
     list: () => time([bin, 'artifact', 'list'], cli),
     listNoCache: () => time([bin, 'artifact', 'list'], { ...cli, NODE_DISABLE_COMPILE_CACHE: '1' }),
+    ...(other ? { listOther: () => time([other, 'artifact', 'list'], cli) } : {}),
   } satisfies Record<string, () => number | Promise<number>>
   type Case = keyof typeof cases
   const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, [] as number[]])) as Record<Case, number[]>
@@ -187,6 +195,7 @@ try {
         row('node -e: the same with node:http', ms.http),
         row('quire artifact list', ms.list, `≤ ${target.toFixed(1)} ms`),
         row('  the same, compile cache off', ms.listNoCache),
+        ...(other && ms.listOther !== undefined ? [row(`quire artifact list of ${other}`, ms.listOther)] : []),
       ],
     )}\n\n`,
   )

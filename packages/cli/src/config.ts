@@ -1,4 +1,4 @@
-import { homedir } from 'node:os'
+import { builtin } from './builtin.ts'
 
 /**
  * The CLI's environment: the one file of the CLI that reads `process.env` (the boundary check
@@ -49,7 +49,10 @@ const truthy = (value: string | undefined) => value !== undefined && value !== '
 const nonEmpty = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim())
 
 /** The CLI's environment from `env` (the process's own when not given). */
-export function readEnvironment(env: NodeJS.ProcessEnv = process.env, home = nonEmpty(env.HOME) ?? homedir()): CliEnvironment {
+export function readEnvironment(
+  env: NodeJS.ProcessEnv = process.env,
+  home = nonEmpty(env.HOME) ?? builtin<typeof import('node:os')>('node:os').homedir(),
+): CliEnvironment {
   return {
     baseUrl: nonEmpty(env.AGENT_SERVICE_BASE_URL),
     webUrl: nonEmpty(env.AGENT_SERVICE_WEB_URL),

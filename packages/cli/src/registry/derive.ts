@@ -1,5 +1,5 @@
 import { type OperationId, type OperationSpec, operations } from '@quire/core/contract'
-import type { Column, CommandSpec, Fields, HandlerName, InputTarget, OptionSpec, PositionalSpec } from './types.ts'
+import type { Column, CommandEntry, CommandSpec, Fields, HandlerName, InputTarget, OptionSpec, PositionalSpec } from './types.ts'
 
 /**
  * Commands derived from the operation table. A command's flags are the operation's inputs, read
@@ -213,8 +213,8 @@ export function deriveCommand(operationId: OperationId, override: CommandOverrid
 const projectParams = ['owner', 'projectSlug']
 
 /**
- * `command` with `variant` folded in: the project flag first, then the command's own. Throws (at
- * load, so every test sees it) when the variant needs an input the command has no flag for, or
+ * `command` with `variant` folded in: the project flag first, then the command's own. Throws (when
+ * the command is derived: the catalog test derives every one) when the variant needs an input the command has no flag for, or
  * answers something else.
  */
 export function withVariant(command: CommandSpec, operationId: OperationId, variant: ProjectVariant): CommandSpec {
@@ -244,21 +244,28 @@ export function withVariant(command: CommandSpec, operationId: OperationId, vari
   }
 }
 
-/** Every derived command, in the order of the map; hidden operations give none, a variant joins its command. */
-export function deriveCommands(overrides: CliOverrides): CommandSpec[] {
-  const entries = Object.entries(overrides) as [OperationId, CliOverrides[OperationId]][]
-  const derived = entries.flatMap(([id, entry]) => {
+/**
+ * Every derived command, in the order of the map, each derived on first use; hidden operations
+ * give none, and a variant (`projectFlag`) joins the command it names.
+ */
+export function commandEntriesOf(overrides: CliOverrides): CommandEntry[] {
+  const rows = Object.entries(overrides) as [OperationId, CliOverrides[OperationId]][]
+  const entries = rows.flatMap(([id, entry]): CommandEntry[] => {
     if ('hidden' in entry || 'projectFlag' in entry) return []
     const each: readonly CommandOverride[] = Array.isArray(entry) ? entry : [entry as CommandOverride]
-    return each.map((override) => deriveCommand(id, override))
+    return each.map((override) => {
+      let spec: CommandSpec | undefined
+      return { path: override.command, spec: () => (spec ??= deriveCommand(id, override)) }
+    })
   })
-  return entries.reduce((commands, [id, entry]) => {
-    if (!('projectFlag' in entry)) return commands
-    const at = commands.findIndex((c) => c.path.join(' ') === entry.command.join(' '))
-    const command = commands[at]
-    if (!command) throw new Error(`${id}: no command quire ${entry.command.join(' ')} to run it`)
-    return commands.with(at, withVariant(command, id, entry))
-  }, derived)
+  return rows.reduce((all, [id, entry]) => {
+    if (!('projectFlag' in entry)) return all
+    const at = all.findIndex((c) => c.path.join(' ') === entry.command.join(' '))
+    const base = all[at]
+    if (!base) throw new Error(`${id}: no command quire ${entry.command.join(' ')} to run it`)
+    let spec: CommandSpec | undefined
+    return all.with(at, { path: base.path, spec: () => (spec ??= withVariant(base.spec(), id, entry)) })
+  }, entries)
 }
 
 /** The operations left without a command, with their reasons (the surface check reads them). */

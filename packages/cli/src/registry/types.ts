@@ -98,5 +98,15 @@ export interface CommandSpec {
   readonly examples?: readonly string[]
 }
 
+/**
+ * A command before its row is made: the words that name it, and its row, derived from the
+ * operation's schemas on first use. The command line is read down a tree of these, so a command
+ * derives only its own row (start-up, bench/cli).
+ */
+export interface CommandEntry {
+  readonly path: readonly string[]
+  readonly spec: () => CommandSpec
+}
+
 /** Commands with their own handler module (see run/handlers.ts). */
 export type HandlerName = 'login' | 'logout' | 'authStatus' | 'push' | 'schema' | 'mcp' | 'edit' | 'open' | 'completion'

@@ -1,5 +1,5 @@
 import { globalFlags } from '../registry/globals.ts'
-import type { CommandSpec, OptionSpec } from '../registry/types.ts'
+import type { CommandEntry, CommandSpec, OptionSpec } from '../registry/types.ts'
 import { CliError } from './cli-error.ts'
 
 /**
@@ -12,22 +12,36 @@ import { CliError } from './cli-error.ts'
 export interface Node {
   readonly path: readonly string[]
   readonly children: Map<string, Node>
-  spec?: CommandSpec
+  /** The command these words name (made on first use), or none for a group. */
+  readonly spec: CommandSpec | undefined
 }
 
-export function tree(specs: readonly CommandSpec[]): Node {
-  const root: Node = { path: [], children: new Map() }
-  for (const spec of specs) {
+class CommandNode implements Node {
+  readonly path: readonly string[]
+  readonly children = new Map<string, CommandNode>()
+  entry: CommandEntry | undefined
+  constructor(path: readonly string[]) {
+    this.path = path
+  }
+  get spec(): CommandSpec | undefined {
+    return this.entry?.spec()
+  }
+}
+
+/** The tree of the commands' words; a command's row is made only when its node is asked for it. */
+export function tree(rows: readonly (CommandEntry | CommandSpec)[]): Node {
+  const root = new CommandNode([])
+  for (const row of rows) {
     let node = root
-    for (const name of spec.path) {
+    for (const name of row.path) {
       let next = node.children.get(name)
       if (!next) {
-        next = { path: [...node.path, name], children: new Map() }
+        next = new CommandNode([...node.path, name])
         node.children.set(name, next)
       }
       node = next
     }
-    node.spec = spec
+    node.entry = 'spec' in row ? row : { path: row.path, spec: () => row }
   }
   return root
 }

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises'
 import type { OperationId } from '@quire/core/contract'
+import { builtin } from '../builtin.ts'
 import type { CommandSpec, OptionSpec } from '../registry/types.ts'
 import { CliError } from './cli-error.ts'
 import type { Args, CommandContext, Io } from './context.ts'
@@ -12,7 +12,7 @@ export const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) 
 export async function readText(flag: string, file: string, io: Io): Promise<string> {
   if (file === '-') return io.readStdin()
   try {
-    return await readFile(file, 'utf8')
+    return await builtin<typeof import('node:fs/promises')>('node:fs/promises').readFile(file, 'utf8')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     throw new CliError('usage', `${flag}: cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)}.`)

@@ -1,9 +1,10 @@
 import { isQuireApiError, type QuireClient, QuireNetworkError } from '@quire/client'
 import { operations } from '@quire/core/contract'
+import { builtin } from '../builtin.ts'
 import { type CliEnvironment, readEnvironment } from '../config.ts'
 import { resolveToken } from '../credentials/token-source.ts'
-import { commands } from '../registry/commands.ts'
-import { defaultBaseUrl, globalFlags } from '../registry/globals.ts'
+import { commandEntries } from '../registry/entries.ts'
+import { defaultBaseUrl } from '../registry/globals.ts'
 import type { CommandSpec } from '../registry/types.ts'
 import { cliVersion } from '../version.ts'
 import { resolveArtifact, resolveArtifactId } from './artifact-reference.ts'
@@ -14,47 +15,10 @@ import { read, tree } from './command-line.ts'
 import type { Args, CommandContext, CommandResult, Globals, Io, ResolvedToken } from './context.ts'
 import { exitCodes, exitNameOf } from './exit-codes.ts'
 import { handlers } from './handlers.ts'
-import { helpText } from './help.ts'
 import { camel, checkedArgs } from './input.ts'
 import { renderer } from './output.ts'
+import { parseFlags } from './parse-flags.ts'
 import { redact } from './redact.ts'
-
-/**
- * The flags of one command, parsed by yargs (types, arrays, `--no-…` negation, `--flag=value`).
- * The words naming the command are gone already (command-line.ts found the command and checked
- * every flag's name), so yargs sees one flat command.
- */
-export async function parseFlags(spec: CommandSpec, rest: readonly string[]): Promise<Args> {
-  // Loaded here, not at start-up: help, `--version` and a mistyped command never need it.
-  const { default: yargs } = await import('yargs')
-  const y = yargs([...rest])
-    .version(false)
-    .help(false)
-    .exitProcess(false)
-    .parserConfiguration({ 'camel-case-expansion': true })
-  for (const flag of globalFlags) {
-    if (flag.name === 'version' && spec.options.some((o) => o.name === 'version')) continue
-    // `--no-input` and `--no-color` are the negations of `input` and `color`.
-    const name = flag.name.replace(/^no-/, '')
-    y.option(name, { type: flag.type, ...(flag.type === 'string' ? { requiresArg: true, nargs: 1 } : {}) })
-  }
-  for (const option of spec.options)
-    y.option(option.name, {
-      // Numbers are read as text and checked with the other values (input.ts), so an error can name the flag.
-      type: option.type === 'array' || option.type === 'number' ? 'string' : option.type,
-      ...(option.type === 'array' ? { array: true } : {}),
-      // A value flag always takes the next word as its value, even `-` (standard input).
-      ...(option.type === 'string' || option.type === 'number' ? { requiresArg: true, nargs: 1 } : {}),
-    })
-  if (spec.destructive) y.option('yes', { type: 'boolean', alias: 'y' })
-  y.fail((message, error) => {
-    if (error instanceof CliError) throw error
-    throw new CliError('usage', usageMessage(message ?? error?.message ?? 'Invalid usage.'), {
-      hint: `See quire ${spec.path.join(' ')} --help.`,
-    })
-  })
-  return y.parseSync() as Args
-}
 
 /** The positionals, onto the flags they stand for; a value given both ways must agree. */
 function withPositionals(spec: CommandSpec, args: Args, words: readonly string[]): Args {
@@ -131,12 +95,14 @@ function globalsOf(spec: CommandSpec, args: Args, env: CliEnvironment): Globals 
 
 /** The process's real streams. */
 export function processIo(): Io {
+  const { isatty } = builtin<typeof import('node:tty')>('node:tty')
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    stdinIsTty: process.stdin.isTTY === true,
-    stdoutIsTty: process.stdout.isTTY === true,
-    stderrIsTty: process.stderr.isTTY === true,
+    // Asked of the descriptors: `process.stdin.isTTY` would make the stdin stream (and load what it needs) for a command that never reads it.
+    stdinIsTty: isatty(0),
+    stdoutIsTty: isatty(1),
+    stderrIsTty: isatty(2),
     readStdin: async () => {
       const chunks: Buffer[] = []
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
@@ -199,9 +165,9 @@ function listCommandOf(spec: CommandSpec | null, detail: string): string | undef
   if (!spec || spec.path.length < 2) return undefined
   if (/\bversion\b/i.test(detail) && spec.positionals?.some((p) => p.kind === 'artifact'))
     return 'quire artifact versions ARTIFACT lists its versions'
-  const list = commands.find((c) => c.path[0] === spec.path[0] && c.path[1] === 'list')
+  const list = commandEntries.find((c) => c.path[0] === spec.path[0] && c.path[1] === 'list')
   // A list's own not-found (`artifact list --project`) names what it looked for: no hint to itself.
-  return list && list !== spec ? `quire ${list.path.join(' ')} shows what you can see` : undefined
+  return list && list.path.join(' ') !== spec.path.join(' ') ? `quire ${list.path.join(' ')} shows what you can see` : undefined
 }
 
 /** What to do after a version conflict: see what changed (when the credential may read it), merge, send the new version. */
@@ -269,7 +235,7 @@ export async function main(argv: readonly string[], io: Io = processIo(), rawEnv
   let named: string | undefined
   const noColor = env.noColor || argv.includes('--no-color')
   try {
-    const reading = read(argv, tree(commands))
+    const reading = read(argv, tree(commandEntries))
     // `quire --base-url … --version`: the client's version (a command's `--version` is its own).
     if (argv.includes('--version') && !reading.help && !reading.node.spec) {
       io.stdout(`${cliVersion}\n`)
@@ -277,6 +243,8 @@ export async function main(argv: readonly string[], io: Io = processIo(), rawEnv
     }
     // `quire`, `quire artifact` and any `--help`: the help of what the words reached.
     if (reading.help || !reading.node.spec) {
+      // Help reads every row it lists (and the contract's scopes): loaded only for help.
+      const { helpText } = await import('./help.ts')
       io.stdout(helpText(reading.node))
       return 0
     }
@@ -307,11 +275,4 @@ function knownSecrets(argv: readonly string[], env: CliEnvironment): string[] {
   return [env.token, at >= 0 ? argv[at + 1] : undefined, argv.find((a) => a.startsWith('--token='))?.slice('--token='.length)].filter(
     (s): s is string => typeof s === 'string' && s.length > 0,
   )
-}
-
-/** yargs' words, in the CLI's terms: flags are named as they are typed. */
-function usageMessage(message: string): string {
-  const valueless = /^Not enough arguments following: (.+)$/m.exec(message)
-  if (valueless) return `--${valueless[1]} needs a value.`
-  return message
 }

@@ -1,5 +1,5 @@
-import { styleText } from 'node:util'
 import { operations } from '@quire/core/contract'
+import { builtin } from '../builtin.ts'
 import { columnOf, words } from '../registry/derive.ts'
 import type { Column, CommandSpec, Fields } from '../registry/types.ts'
 import { CliError } from './cli-error.ts'
@@ -101,9 +101,11 @@ function label(key: string): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}`
 }
 
+type NodeUtil = typeof import('node:util')
+
 export function renderer(globals: Globals, io: Io, options: { readonly color: boolean }): Renderer {
-  const paint = (format: Parameters<typeof styleText>[0]) => (text: string) =>
-    options.color ? styleText(format, text, { validateStream: false }) : text
+  const paint = (format: Parameters<NodeUtil['styleText']>[0]) => (text: string) =>
+    options.color ? builtin<NodeUtil>('node:util').styleText(format, text, { validateStream: false }) : text
   const bold = paint('bold')
   const red = paint('red')
   const green = paint('green')

@@ -5,7 +5,9 @@
  *     from the render cache) against the API's content read of the same version
  *     (`GET {api}/api/artifacts/:id/content?version=1`), anonymous, both apps in `pnpm start`'s one
  *     process on PostgreSQL, autocannon on 127.0.0.1; rounds alternate API, page, API, …
- *     Goal: at least 0.6× the API's req/s.
+ *     Both sides are asked as a browser asks (`Accept-Encoding: gzip, deflate, br`), each sending
+ *     whatever coding it sends a browser; and once more without Accept-Encoding (plain bytes both
+ *     sides), to show what compression changed. Goal: at least 0.6× the API's req/s.
  * (b) The first render of a 1 MiB Markdown document (`bench/web/document.ts`, a new seed each
  *     time) through `renderArtifact`, against markdown-it's own render of it, CPU time of the
  *     rendering thread, the order alternating. Goal: at most 1.5× markdown-it's time.
@@ -15,7 +17,10 @@
  * QUIRE_BENCH_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server.
  */
 
+import { request } from 'node:http'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { renderArtifact } from '@quire/render'
+import type autocannon from 'autocannon'
 import MarkdownIt from 'markdown-it'
 import * as harness from '../harness.ts'
 import { withLocalQuire } from '../local-quire.ts'
@@ -114,20 +119,108 @@ function measureRenders(): RenderFigures {
 // ---------------------------------------------------------------------------------------------
 // (a) The page of a pinned public version against the API's read of it.
 
-/** One side of a case: the URL autocannon loads, and the exact body every answer must carry. */
-interface Target {
-  readonly url: string
-  body: string
+/** What a browser sends (Chromium, Firefox and Safari alike, over plain HTTP): both sides get it. */
+const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br'
+
+/** One answer as it came over the wire: its coding and its bytes undecoded. */
+interface Answer {
+  readonly encoding: string | null
+  readonly bytes: Buffer
+  /** The bytes decoded by their coding: what the reader gets. */
+  readonly text: string
 }
 
-/** Sends `url` twice, anonymous; its body, after checking it is a 200 that carries `mark`, the same both times. */
-async function answerOf(url: string, mark: string): Promise<string> {
-  const [first, second] = await Promise.all([fetch(url), fetch(url)])
-  const body = await first.text()
-  if (first.status !== 200 || !body.includes(mark))
-    throw new Error(`GET ${url} answered ${first.status}, not the document:\n${body.slice(0, 600)}`)
-  if ((await second.text()) !== body) throw new Error(`GET ${url} answered two different bodies; the load could not check them`)
-  return body
+/** GET `url` with `headers`, nothing decoded by the client. */
+function get(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+/**
+ * Sends `url` twice, anonymous, with `headers`; its answer, after checking it is a 200 whose
+ * decoded body carries `mark`, the same bytes both times.
+ */
+async function answerOf(url: string, headers: Record<string, string>, mark: string): Promise<Answer> {
+  const [first, second] = await Promise.all([get(url, headers), get(url, headers)])
+  const encoding = typeof first.headers['content-encoding'] === 'string' ? first.headers['content-encoding'] : null
+  const decode = encoding === 'br' ? brotliDecompressSync : encoding === 'gzip' ? gunzipSync : encoding === null ? (b: Buffer) => b : null
+  if (decode === null) throw new Error(`GET ${url} answered in ${encoding}, which this benchmark does not decode`)
+  const text = decode(first.bytes).toString('utf8')
+  if (first.status !== 200 || !text.includes(mark))
+    throw new Error(`GET ${url} answered ${first.status}, not the document:\n${text.slice(0, 600)}`)
+  if (!second.bytes.equals(first.bytes)) throw new Error(`GET ${url} answered two different bodies; the load could not check them`)
+  return { encoding, bytes: first.bytes, text }
+}
+
+/** One side of a case: what autocannon loads, and the answer every request must get. */
+interface Target {
+  readonly url: string
+  readonly answer: Answer
+}
+
+/** The part of autocannon's queue of requests in flight that `byteExact` replaces (lib/pipelinedRequestsQueue.js). */
+interface InFlight {
+  body: string
+  chunks?: Buffer[]
+}
+interface RequestQueue {
+  peek(): InFlight | undefined
+  addBody(data: Buffer): void
+  terminateRequest(): InFlight | undefined
+}
+
+const SAME = 'same bytes'
+
+/**
+ * Every answer's body compared, byte for byte, with `expected` (the answer checked above). autocannon
+ * decodes each body chunk as UTF-8 text and appends it to a string: that mangles compressed bytes,
+ * and decoding them cost the load generator (on the same two cores as the server) some 440 µs an
+ * answer against 110–190 µs for a text body, measured here. So on BOTH sides the body is kept as
+ * bytes and compared whole when the answer ends; autocannon counts a difference as a mismatch
+ * through `verifyBody`.
+ */
+function byteExact(expected: Buffer): Pick<autocannon.Options, 'setupClient' | 'verifyBody'> {
+  return {
+    setupClient(client) {
+      const queue = (client as unknown as { pipelinedRequests?: RequestQueue }).pipelinedRequests
+      if (queue === undefined || typeof queue.addBody !== 'function' || typeof queue.terminateRequest !== 'function')
+        throw new Error("autocannon's client has no queue of requests in flight: the body check cannot be set up")
+      queue.addBody = (data) => {
+        const request = queue.peek()
+        if (request === undefined) return
+        if (request.chunks === undefined) request.chunks = [data]
+        else request.chunks.push(data)
+      }
+      const terminate = queue.terminateRequest.bind(queue)
+      queue.terminateRequest = () => {
+        const request = terminate()
+        if (request) request.body = request.chunks !== undefined && Buffer.concat(request.chunks).equals(expected) ? SAME : 'other bytes'
+        return request
+      }
+    },
+    verifyBody: (body) => body === SAME,
+  }
+}
+
+/** autocannon's options for `target`, asked with `headers`. */
+function loadOf(target: Target, headers: Record<string, string>): autocannon.Options {
+  return { connections, url: target.url, headers, ...byteExact(target.answer.bytes) }
+}
+
+/** The size on the wire, with the coding when there is one. */
+function sizeOf(answer: Answer): string {
+  const kib = (n: number) => (n / 1024).toFixed(1)
+  return answer.encoding === null
+    ? `${kib(answer.bytes.length)}`
+    : `${kib(answer.bytes.length)} ${answer.encoding} (${kib(Buffer.byteLength(answer.text))})`
 }
 
 async function measurePages(chosen: readonly PageCase[]): Promise<string[][]> {
@@ -156,12 +249,13 @@ async function measurePages(chosen: readonly PageCase[]): Promise<string[][]> {
     for (const c of chosen) {
       const id = c.document === 'seed' ? fixtures.publicId : largerId
       const slug = c.document === 'seed' ? 'public' : 'notes'
-      const read: Target = { url: `${api}/api/artifacts/${id}/content?version=1`, body: '' }
-      const page: Target = { url: `${web}/${seeded.ownerUsername}/bench/${slug}?version=1`, body: '' }
-      read.body = await answerOf(read.url, '"versionNumber":1')
-      page.body = await answerOf(page.url, 'class="document document-md"')
-      for (const side of [read, page]) await harness.warm({ connections, url: side.url, expectBody: side.body })
-      const measure = (side: Target) => () => harness.load(server, duration, { connections, url: side.url, expectBody: side.body })
+      const headers: Record<string, string> = c.browser ? { 'accept-encoding': BROWSER_ACCEPT_ENCODING } : {}
+      const readUrl = `${api}/api/artifacts/${id}/content?version=1`
+      const pageUrl = `${web}/${seeded.ownerUsername}/bench/${slug}?version=1`
+      const read: Target = { url: readUrl, answer: await answerOf(readUrl, headers, '"versionNumber":1') }
+      const page: Target = { url: pageUrl, answer: await answerOf(pageUrl, headers, 'class="document document-md"') }
+      for (const side of [read, page]) await harness.warm(loadOf(side, headers))
+      const measure = (side: Target) => () => harness.load(server, duration, loadOf(side, headers))
       const sides = await harness.alternate(rounds, measure(read), measure(page))
       const r = harness.medians(sides.baseline)
       const p = harness.medians(sides.quire)
@@ -171,10 +265,10 @@ async function measurePages(chosen: readonly PageCase[]): Promise<string[][]> {
       failed ||= harness.failures(sides.baseline) + harness.failures(sides.quire) > 0
       rows.push([
         c.name,
-        `${(read.body.length / 1024).toFixed(1)} / ${(page.body.length / 1024).toFixed(1)} KiB`,
+        `${sizeOf(read.answer)} / ${sizeOf(page.answer)} KiB`,
         ...harness.sideCells(r),
         ...harness.sideCells(p),
-        ...harness.ratioCells(ratio, PAGE_TARGET),
+        ...(c.browser ? harness.ratioCells(ratio, PAGE_TARGET) : harness.ratioCells(ratio, null)),
         spread(perRound),
         badCount,
       ])
@@ -189,11 +283,15 @@ async function measurePages(chosen: readonly PageCase[]): Promise<string[][]> {
 interface PageCase {
   readonly name: string
   readonly document: 'seed' | 'larger'
+  /** Asked as a browser asks (Accept-Encoding): the case the target is for; else plain bytes both sides. */
+  readonly browser: boolean
 }
 
 const pageCases: PageCase[] = [
-  { name: 'page: pinned public version, 1 KiB', document: 'seed' },
-  { name: 'page: pinned public version, 64 KiB', document: 'larger' },
+  { name: 'page: pinned public version, 1 KiB', document: 'seed', browser: true },
+  { name: 'page: pinned public version, 64 KiB', document: 'larger', browser: true },
+  { name: 'page: pinned public version, 1 KiB, no Accept-Encoding', document: 'seed', browser: false },
+  { name: 'page: pinned public version, 64 KiB, no Accept-Encoding', document: 'larger', browser: false },
 ]
 const renderCase = 'render: first render of 1 MiB Markdown'
 const chosenPages = pageCases.filter((c) => !only || c.name.includes(only))
@@ -268,7 +366,9 @@ if (pageRows.length > 0) {
     ),
   )
   console.log(
-    '\nAPI: GET /api/artifacts/:id/content?version=1; page: GET /:owner/:project/:slug?version=1; both anonymous.\n' +
+    '\nAPI: GET /api/artifacts/:id/content?version=1; page: GET /:owner/:project/:slug?version=1; both anonymous, with\n' +
+      `Accept-Encoding: ${BROWSER_ACCEPT_ENCODING} (as a browser sends it) unless the case says none. body: KiB on the wire,\n` +
+      'with the coding and the decoded size when compressed. The target is for the cases asked as a browser asks.\n' +
       'CPU µs: CPU time per request in the server process + in its PostgreSQL backends (from /proc). spread: min–max of the\n' +
       'per-round ratios. bad: socket errors, timeouts, non-2xx and answers differing from the checked one; must be 0.',
   )

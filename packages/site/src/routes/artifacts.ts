@@ -65,8 +65,8 @@ export function registerArtifactRoutes(
           .digest('base64url')
           .slice(0, 27)}"`
     const personal = visitor !== null || ownerActions !== null
-    if (pageCaching(reply, { etag, pinned: read.pinned, publicView: read.publicView, personal })) return reply.code(304).send()
-    return documents(reply, read, { artifact, webUrl, visitor, ownerActions, notice })
+    const caching = { etag, pinned: read.pinned, publicView: read.publicView, personal }
+    return documents(reply, read, { artifact, webUrl, visitor, ownerActions, notice }, caching)
   })
 
   app.get<{ Params: PathRequest['params'] }>(webRoutes.artifactRaw.pattern, async (request, reply) => {

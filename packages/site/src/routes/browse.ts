@@ -126,7 +126,7 @@ export function registerBrowseRoutes(
     const loaded = await loadShared(runtime, refusedSecrets, request, reply)
     if (loaded === null) return reply
     const { artifact, read, role, token } = loaded
-    return documents(reply, read, { artifact, webUrl, visitor: visitorOf(request), shareLink: { token, role } })
+    return documents(reply, read, { artifact, webUrl, visitor: visitorOf(request), shareLink: { token, role } }, null)
   })
 
   app.get<{ Params: { token: string } }>(webRoutes.sharedRaw.pattern, async (request, reply) => {

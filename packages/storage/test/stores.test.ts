@@ -180,14 +180,19 @@ describe(`storage (${testEngine})`, () => {
     const stranger = { secretHash: await sha256Hex('qk_not_a_key') }
     const { stores, queries } = countingStores()
     const load = stores.artifacts.loadVersionForCaller
-    const [own, other, anonymous, badToken, missing] = await Promise.all([
-      load({ credential: alice.caller.credential, artifactId: alice.artifactId, version: 1 }),
-      load({ credential: bob.caller.credential, artifactId: alice.artifactId }),
-      load({ credential: null, artifactId: bob.artifactId, version: 1 }),
-      load({ credential: stranger, artifactId: alice.artifactId }),
-      load({ credential: alice.caller.credential, artifactId: 'art_missing' }),
-    ])
+    const questions = [
+      { credential: alice.caller.credential, artifactId: alice.artifactId, version: 1 },
+      { credential: bob.caller.credential, artifactId: alice.artifactId },
+      { credential: null, artifactId: bob.artifactId, version: 1 },
+      { credential: stranger, artifactId: alice.artifactId },
+      { credential: alice.caller.credential, artifactId: 'art_missing' },
+    ] as const
+    const answers = await Promise.all(questions.map((q) => load(q)))
+    const [own, other, anonymous, badToken, missing] = answers
     expect(queries()).toBe(1)
+    // Asked alone (the statement without arrays), each gets the answer it got in company.
+    const { stores: fresh } = countingStores()
+    for (const [i, q] of questions.entries()) expect(await fresh.artifacts.loadVersionForCaller(q)).toEqual(answers[i])
     expect(own).toMatchObject({ credential: { user: { id: alice.user.id } }, role: 'owner', artifact: { id: alice.artifactId } })
     expect(own.version).toMatchObject({ artifactId: alice.artifactId, number: 1 })
     expect(other).toMatchObject({

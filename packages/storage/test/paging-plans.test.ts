@@ -120,38 +120,45 @@ describe(`paged reads under their generic plan (${testEngine})`, () => {
     expect(rowsRead(plan, 'versions')).toBe(21)
   })
 
-  it("reads a person's artifacts from their workspaces' index, however many other owners' artifacts are newer", async () => {
-    const reader = await person('mine')
-    const mine = [await reader.make('a'), await reader.make('b'), await reader.make('c')]
-    // 5,000 artifacts of 100 other workspaces, every one newer than the reader's (their ids sort after).
-    const other = await person('theirs')
-    const theirs = await other.make('seed')
-    await sql`INSERT INTO workspaces (id, slug, kind, name, plan, created_at)
-      SELECT 'wsp_7' || lpad(to_hex(n), 25, '0'), 'team-' || n, 'team', 'Team ' || n, 'free', now() FROM generate_series(1, 100) AS n`.execute(
-      handle.db,
-    )
-    await sql`INSERT INTO projects (id, workspace_id, slug, title, description, icon, created_at, created_by_kind, created_by_id, created_by_label)
-      SELECT 'prj_7' || lpad(to_hex(n), 25, '0'), 'wsp_7' || lpad(to_hex(n), 25, '0'), 'p', 'P', '', 'p', now(), 'operator', 'o', 'o'
-      FROM generate_series(1, 100) AS n`.execute(handle.db)
-    await sql`INSERT INTO artifacts (id, workspace_id, project_id, slug, type, title, description, public_view, public_edit,
+  it.each([
+    [2, 'few other owners', '7a'],
+    [100, 'many other owners', '7b'],
+  ])(
+    "reads a person's artifacts from their workspaces' index, however many artifacts of %i newer workspaces there are (%s)",
+    async (others, _, at) => {
+      const key = (prefix: string, n: string) => sql.raw(`'${prefix}_${at}' || lpad(to_hex(${n}), 24, '0')`)
+      const reader = await person('mine')
+      const mine = [await reader.make('a'), await reader.make('b'), await reader.make('c')]
+      // 5,000 artifacts of other workspaces, every one newer than the reader's (their ids sort after).
+      const other = await person('theirs')
+      const theirs = await other.make('seed')
+      await sql`INSERT INTO workspaces (id, slug, kind, name, plan, created_at)
+      SELECT ${key('wsp', 'n')}, ${sql.raw(`'team-${at}-'`)} || n, 'team', 'Team ' || n, 'free', now() FROM generate_series(1, ${others}::int) AS n`.execute(
+        handle.db,
+      )
+      await sql`INSERT INTO projects (id, workspace_id, slug, title, description, icon, created_at, created_by_kind, created_by_id, created_by_label)
+      SELECT ${key('prj', 'n')}, ${key('wsp', 'n')}, 'p', 'P', '', 'p', now(), 'operator', 'o', 'o'
+      FROM generate_series(1, ${others}::int) AS n`.execute(handle.db)
+      await sql`INSERT INTO artifacts (id, workspace_id, project_id, slug, type, title, description, public_view, public_edit,
         viewer_emails, latest_version, created_at, updated_at, deleted_at, created_by_kind, created_by_id, created_by_label)
-      SELECT 'art_7' || lpad(to_hex(n), 25, '0'), 'wsp_7' || lpad(to_hex(n % 100 + 1), 25, '0'), 'prj_7' || lpad(to_hex(n % 100 + 1), 25, '0'),
+      SELECT ${key('art', 'n')}, ${key('wsp', `n % ${others} + 1`)}, ${key('prj', `n % ${others} + 1`)},
         'x' || n, a.type, a.title, a.description, false, false, a.viewer_emails, 1, a.created_at, a.updated_at, NULL,
         a.created_by_kind, a.created_by_id, a.created_by_label
       FROM generate_series(1, 5000) AS n, (SELECT * FROM artifacts WHERE id = ${theirs}) AS a`.execute(handle.db)
-    await sql`ANALYZE`.execute(handle.db)
+      await sql`ANALYZE`.execute(handle.db)
 
-    const first = await deps.artifacts.listForUser(reader.user.id, { limit: 2, after: null })
-    expect(first.map((a) => a.id)).toEqual([...mine].reverse())
-    const rest = await deps.artifacts.listForUser(reader.user.id, { limit: 2, after: mine[1] as string })
-    expect(rest.map((a) => a.id)).toEqual([mine[0]])
-    for (const after of [null, mine[2] as string]) {
-      const plan = await genericPlan((stores) => stores.artifacts.listForUser(reader.user.id, { limit: 2, after }))
-      // One workspace: at most a page and one (3) of its artifacts read, none of the other owner's 5,000.
-      expect(rowsRead(plan, 'artifacts')).toBeLessThanOrEqual(3)
-      expect(plan.some((n) => n['Index Name'] === 'artifacts_by_workspace')).toBe(true)
-    }
-  })
+      const first = await deps.artifacts.listForUser(reader.user.id, { limit: 2, after: null })
+      expect(first.map((a) => a.id)).toEqual([...mine].reverse())
+      const rest = await deps.artifacts.listForUser(reader.user.id, { limit: 2, after: mine[1] as string })
+      expect(rest.map((a) => a.id)).toEqual([mine[0]])
+      for (const after of [null, mine[2] as string]) {
+        const plan = await genericPlan((stores) => stores.artifacts.listForUser(reader.user.id, { limit: 2, after }))
+        // One workspace: at most a page and one (3) of its artifacts read, none of the others' 5,000.
+        expect(rowsRead(plan, 'artifacts')).toBeLessThanOrEqual(3)
+        expect(plan.some((n) => n['Index Name'] === 'artifacts_by_workspace')).toBe(true)
+      }
+    },
+  )
 
   it('bounds every other keyset page by its cursor in the generic plan', async () => {
     const reader = await person('audit')

@@ -118,18 +118,21 @@ export async function versionContents(
  * workspace, the newest `limit + 1` past the cursor come from the index `artifacts_by_workspace`
  * (LATERAL), and only those are merged: the cost follows the caller's workspaces and the page, not
  * the table. (Scanning the primary key backward and filtering on membership read every newer
- * artifact of other owners: 60.8 ms at 100,000 artifacts, see docs/decisions.md.)
+ * artifact of other owners: 97 ms at 100,000 artifacts in bench/scale, see docs/decisions.md.)
  */
 export async function listArtifactsForUser(db: Kysely<Database>, userId: string, page: PageRequest) {
   // The workspace is bounded as a range, not by equality, and the order names it: with equality the
   // workspace is a constant inside the subquery, and a generic plan may walk the primary key
   // backward filtering on it (every newer artifact of other owners read, measured in bench/scale);
   // ordered by (workspace_id, id DESC) only the workspace index gives the order without a sort.
+  // The inner limit is written as a literal (a page holds 1 to 100, so at most 100 statement
+  // texts): as a parameter the generic plan guesses a tenth of the workspace's rows, costs more
+  // than a custom plan on a large table, and PostgreSQL then plans every call anew (0.4 ms at 1M).
   const { rows } = await sql<Row>`SELECT ${artifactColumns} FROM memberships m
     CROSS JOIN LATERAL (SELECT * FROM artifacts a
       WHERE a.workspace_id >= m.workspace_id AND a.workspace_id <= m.workspace_id AND a.deleted_at IS NULL
         AND ${pastCursor('a.id', page.after)}
-      ORDER BY a.workspace_id, a.id DESC LIMIT ${page.limit + 1}::int) a
+      ORDER BY a.workspace_id, a.id DESC LIMIT ${sql.lit(page.limit + 1)}) a
     JOIN workspaces w ON w.id = a.workspace_id
     JOIN projects p ON p.id = a.project_id
     WHERE m.user_id = ${userId}::text

@@ -273,7 +273,7 @@ try {
   const count = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n))
   console.log(
     `\nbench/scale: ${requests} sequential requests per point in ${rounds} alternating rounds, PostgreSQL, node ${process.version}; ` +
-      `the caller holds ${CALLER_ARTIFACTS + 4} of the artifacts, ${owners} other owners the rest; lists read ${LIMIT} a page\n`,
+      `the caller holds ${CALLER_ARTIFACTS + 8} of the artifacts, ${owners} other owners the rest; lists read ${LIMIT} a page\n`,
   )
   console.log(
     harness.markdownTable(

@@ -1,6 +1,6 @@
 /**
  * `pnpm bench`: every benchmark, each printing Quire's figures beside a baseline measured in the
- * same run. `pnpm bench diff`, `pnpm bench api`, `pnpm bench topology`… runs one; extra arguments go to it.
+ * same run. `pnpm bench diff`, `pnpm bench api`, `pnpm bench scale`… runs one; extra arguments go to it.
  */
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
@@ -12,6 +12,7 @@ const suites = {
   mcp: 'bench/mcp/run.ts',
   web: 'bench/web/run.ts',
   topology: 'bench/topology/run.ts',
+  scale: 'bench/scale/run.ts',
 } as const
 const [only, ...rest] = process.argv.slice(2)
 const chosen = only && only in suites ? [only as keyof typeof suites] : (Object.keys(suites) as (keyof typeof suites)[])

@@ -115,6 +115,49 @@ describe(`artifacts and projects (${engine})`, () => {
     expect(projects.json()).toMatchObject({ items: [{ slug: 'notes' }], nextCursor: null })
   })
 
+  it("pages my artifacts across all my workspaces, merged newest first, without anyone else's or the deleted ones", async () => {
+    const { owner, artifact: first } = await seedArtifact(api)
+    const team = `team-${Math.random().toString(36).slice(2, 8)}`
+    await api.call('POST', '/api/workspaces', owner.token, { slug: team, name: 'Team' })
+    await api.call('POST', '/api/projects', owner.token, { ownerUsername: team, slug: 'shared', title: 'Shared', icon: 's' })
+    const stranger = await seedArtifact(api)
+    const make = async (token: string, ownerUsername: string, projectSlug: string, slug: string) =>
+      (
+        (await api.call('POST', '/api/artifacts', token, {
+          ownerUsername,
+          projectSlug,
+          slug,
+          type: 'md',
+          title: slug,
+          content: slug,
+          changelog: '',
+          access: { publicView: false, publicEdit: false },
+        })) as { id: string }
+      ).id
+    // Mine alternate between my two workspaces; someone else's are made in between and after.
+    const mine = [first.id]
+    for (let i = 0; i < 6; i++) {
+      mine.push(await make(owner.token, i % 2 === 0 ? team : owner.username, i % 2 === 0 ? 'shared' : 'notes', `m${i}`))
+      await make(stranger.owner.token, stranger.owner.username, 'notes', `s${i}`)
+    }
+    const deleted = mine.splice(3, 1)[0] as string
+    await api.call('DELETE', `/api/artifacts/${deleted}`, owner.token)
+    const seen: string[] = []
+    let cursor: string | null = null
+    for (let page = 0; page < 10; page++) {
+      const body = (await api.call('GET', `/api/profile/artifacts?limit=2${cursor ? `&cursor=${cursor}` : ''}`, owner.token)) as {
+        items: { id: string }[]
+        nextCursor: string | null
+      }
+      expect(body.items.length).toBeLessThanOrEqual(2)
+      seen.push(...body.items.map((a) => a.id))
+      cursor = body.nextCursor
+      if (cursor === null) break
+    }
+    expect(cursor).toBeNull()
+    expect(seen).toEqual([...mine].reverse())
+  })
+
   it('soft-deletes: the artifact disappears, its slug is free again, its history stays', async () => {
     const { owner, artifact } = await seedArtifact(api)
     const del = await api.request('DELETE', `/api/artifacts/${artifact.id}`, { token: owner.token })

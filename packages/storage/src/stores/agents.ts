@@ -14,6 +14,7 @@ import { insertAudit } from '../audit.ts'
 import { isUniqueViolation } from '../pg-errors.ts'
 import { date, maybeDate, type Row } from '../rows.ts'
 import type { Database } from '../schema.ts'
+import { pastCursor } from './paging.ts'
 
 /**
  * Agent registrations (the auth.md layer) and their tokens, which are credentials of kind `agent`.
@@ -287,11 +288,7 @@ async function summaries(db: Executor, where: RawBuilder<boolean>, limit: number
 }
 
 function listForUser(db: Kysely<Database>, userId: string, page: PageRequest): Promise<AgentSummaryRecord[]> {
-  return summaries(
-    db,
-    sql<boolean>`r.claimed_by = ${userId}::text AND (${page.after}::text IS NULL OR r.id < ${page.after}::text)`,
-    page.limit + 1,
-  )
+  return summaries(db, sql<boolean>`r.claimed_by = ${userId}::text AND ${pastCursor('r.id', page.after)}`, page.limit + 1)
 }
 
 /**

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../pg-errors.ts'
 import { date, maybeDate, type Row } from '../rows.ts'
 import type { Database } from '../schema.ts'
 import { credentialIsLive } from './guard.ts'
+import { pastCursor } from './paging.ts'
 import { idempotencyFrom, withClauses } from './writes.ts'
 
 const keyColumns = (k: string) =>
@@ -50,7 +51,7 @@ async function create(db: Kysely<Database>, cmd: CreateApiKeyCommand): ReturnTyp
 async function listForUser(db: Kysely<Database>, userId: string, page: PageRequest): Promise<ApiKeyRecord[]> {
   const { rows } = await sql<Row>`SELECT ${keyColumns('k')} FROM credentials k
     WHERE k.user_id = ${userId}::text AND k.kind = 'api_key' AND k.revoked_at IS NULL
-      AND (${page.after}::text IS NULL OR k.id < ${page.after}::text)
+      AND ${pastCursor('k.id', page.after)}
     ORDER BY k.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
   return rows.flatMap((r) => {
     const key = apiKeyFrom(r)

@@ -10,6 +10,7 @@ import {
 } from '@quire/core'
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { AuditEventsTable, Database } from '../schema.ts'
+import { pastCursor } from './paging.ts'
 import { retained, windowStart } from './retention.ts'
 
 /** The actor as recorded; `onBehalfOf` only on events a claimed agent made (the key is absent otherwise). */
@@ -39,10 +40,10 @@ function eventFrom(row: Selectable<AuditEventsTable>): AuditEventDraft {
 /** Events about a person's credentials and identity: filed in their personal workspace, read only by them. */
 const accountOnly = sql.join(accountActions.map((action) => sql`${action}::text`))
 
-const after = (page: PageRequest) => sql<boolean>`(${page.after}::text IS NULL OR e.id < ${page.after}::text)`
+const after = (page: PageRequest) => pastCursor('e.id', page.after)
 
 /** Only events of one kind, when asked. */
-const ofKind = (action: AuditAction | undefined) => sql<boolean>`(${action ?? null}::text IS NULL OR e.action = ${action ?? null}::text)`
+const ofKind = (action: AuditAction | undefined) => (action === undefined ? sql<boolean>`true` : sql<boolean>`e.action = ${action}::text`)
 
 /**
  * Reads of the audit trail. There is deliberately no update or delete here: events are written

@@ -17,6 +17,7 @@ import type { Database } from '../schema.ts'
 import { credentialFromColumns } from './credential-projection.ts'
 import { credentialColumns, credentialJoins, workspaceColumns } from './fragments.ts'
 import { credentialIsLive, workspaceGuardCondition } from './guard.ts'
+import { pastCursor } from './paging.ts'
 import { idempotencyFrom, withClauses } from './writes.ts'
 
 /** An invitation `i` with its workspace `w` (for the slug). */
@@ -121,7 +122,7 @@ async function create(db: Kysely<Database>, cmd: CreateInvitationCommand): Promi
 
 async function listForWorkspace(db: Kysely<Database>, workspaceId: string, page: PageRequest): Promise<InvitationRecord[]> {
   const { rows } = await sql<Row>`SELECT ${invitationColumns} FROM workspace_invitations i JOIN workspaces w ON w.id = i.workspace_id
-    WHERE i.workspace_id = ${workspaceId}::text AND (${page.after}::text IS NULL OR i.id < ${page.after}::text)
+    WHERE i.workspace_id = ${workspaceId}::text AND ${pastCursor('i.id', page.after)}
     ORDER BY i.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
   return invitationsFrom(rows)
 }
@@ -129,7 +130,7 @@ async function listForWorkspace(db: Kysely<Database>, workspaceId: string, page:
 async function listPendingForEmail(db: Kysely<Database>, email: string, now: Date, page: PageRequest): Promise<InvitationRecord[]> {
   const { rows } = await sql<Row>`SELECT ${invitationColumns} FROM workspace_invitations i JOIN workspaces w ON w.id = i.workspace_id
     WHERE i.email = ${email}::text AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > ${now}::timestamptz
-      AND (${page.after}::text IS NULL OR i.id < ${page.after}::text)
+      AND ${pastCursor('i.id', page.after)}
     ORDER BY i.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
   return invitationsFrom(rows)
 }

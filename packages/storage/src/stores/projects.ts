@@ -6,6 +6,7 @@ import { projectFrom, type Row, roleFrom, workspaceFrom } from '../rows.ts'
 import type { Database } from '../schema.ts'
 import { credentialFromColumns } from './credential-projection.ts'
 import { credentialColumns, credentialJoins, projectColumns, workspaceColumns } from './fragments.ts'
+import { pastCursor } from './paging.ts'
 import { idempotencyFrom, withClauses } from './writes.ts'
 
 async function loadNamespaceForCaller(
@@ -60,7 +61,7 @@ async function listProjectsForUser(db: Kysely<Database>, userId: string, page: P
   const { rows } = await sql<Row>`SELECT ${projectColumns} FROM projects p
     JOIN memberships m ON m.workspace_id = p.workspace_id AND m.user_id = ${userId}::text
     JOIN workspaces w ON w.id = p.workspace_id
-    WHERE (${page.after}::text IS NULL OR p.id < ${page.after}::text)
+    WHERE ${pastCursor('p.id', page.after)}
     ORDER BY p.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
   return projectsFrom(rows)
 }
@@ -68,7 +69,7 @@ async function listProjectsForUser(db: Kysely<Database>, userId: string, page: P
 async function listProjectsForWorkspace(db: Kysely<Database>, workspaceId: string, page: PageRequest): Promise<ProjectRecord[]> {
   const { rows } = await sql<Row>`SELECT ${projectColumns} FROM projects p
     JOIN workspaces w ON w.id = p.workspace_id
-    WHERE p.workspace_id = ${workspaceId}::text AND (${page.after}::text IS NULL OR p.id < ${page.after}::text)
+    WHERE p.workspace_id = ${workspaceId}::text AND ${pastCursor('p.id', page.after)}
     ORDER BY p.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
   return projectsFrom(rows)
 }

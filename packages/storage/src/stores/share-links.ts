@@ -19,6 +19,7 @@ import { artifactIsLive } from './artifact-writes.ts'
 import { credentialFromColumns } from './credential-projection.ts'
 import { artifactColumns, credentialColumns, credentialJoins } from './fragments.ts'
 import { guardCondition } from './guard.ts'
+import { pastCursor } from './paging.ts'
 import { idempotencyFrom, withClauses } from './writes.ts'
 
 const linkColumns = sql`l.id AS l_id, l.artifact_id AS l_artifact_id, l.role AS l_role, l.display_prefix AS l_display_prefix,
@@ -98,7 +99,7 @@ async function create(db: Kysely<Database>, cmd: CreateShareLinkCommand): Promis
 
 async function listForArtifact(db: Kysely<Database>, artifactId: string, page: PageRequest): Promise<ShareLinkRecord[]> {
   const { rows } = await sql<Row>`SELECT ${linkColumns} FROM credentials l
-    WHERE l.artifact_id = ${artifactId}::text AND l.kind = 'share_link' AND (${page.after}::text IS NULL OR l.id < ${page.after}::text)
+    WHERE l.artifact_id = ${artifactId}::text AND l.kind = 'share_link' AND ${pastCursor('l.id', page.after)}
     ORDER BY l.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
   return rows.flatMap((r) => {
     const link = linkFrom(r)

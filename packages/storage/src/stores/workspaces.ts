@@ -18,6 +18,7 @@ import type { Database } from '../schema.ts'
 import { credentialFromColumns } from './credential-projection.ts'
 import { credentialColumns, credentialJoins, workspaceColumns } from './fragments.ts'
 import { credentialIsLive } from './guard.ts'
+import { pastCursor } from './paging.ts'
 import { idempotencyFrom, withClauses } from './writes.ts'
 
 /** One round trip: the caller's credential and user, the workspace and the caller's role in it. */
@@ -37,7 +38,7 @@ async function loadForCaller(
 async function listForUser(db: Kysely<Database>, userId: string, page: PageRequest): Promise<WorkspaceSummary[]> {
   const { rows } = await sql<Row>`SELECT ${workspaceColumns}, w.plan AS w_plan, w.created_at AS w_created_at, m.role AS m_role
     FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
-    WHERE m.user_id = ${userId}::text AND (${page.after}::text IS NULL OR w.id > ${page.after}::text)
+    WHERE m.user_id = ${userId}::text AND ${pastCursor('w.id', page.after, 'asc')}
     ORDER BY w.id LIMIT ${page.limit + 1}::int`.execute(db)
   return rows.flatMap((row) => {
     const workspace = workspaceFrom(row)
@@ -74,7 +75,7 @@ async function create(db: Kysely<Database>, cmd: CreateWorkspaceCommand): Return
 async function listMembers(db: Kysely<Database>, workspaceId: string, page: PageRequest): Promise<MembershipRecord[]> {
   const { rows } = await sql<Row>`SELECT m.user_id, u.username, u.email, m.role, m.created_at
     FROM memberships m JOIN users u ON u.id = m.user_id
-    WHERE m.workspace_id = ${workspaceId}::text AND (${page.after}::text IS NULL OR m.user_id > ${page.after}::text)
+    WHERE m.workspace_id = ${workspaceId}::text AND ${pastCursor('m.user_id', page.after, 'asc')}
     ORDER BY m.user_id LIMIT ${page.limit + 1}::int`.execute(db)
   return rows.flatMap((row) => {
     const role = roleFrom(row.role)

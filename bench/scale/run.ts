@@ -181,11 +181,8 @@ try {
   const workspace = (t: Target) => `/api/workspaces/${t.f.workspaceId}/artifacts?limit=${LIMIT}`
   // The caller's own artifacts span CALLER_ARTIFACTS / LIMIT pages: the deep page is the middle one.
   const middleOfMine = () => Math.floor(CALLER_ARTIFACTS / LIMIT / 2)
-  /**
-   * The per-project artifact list, once REST has one (`quire artifact list --project` is being
-   * added beside this): its path for the caller's project `bench`, or null while there is none.
-   */
-  const projectArtifacts = null as ((t: Target) => string) | null
+  /** The caller's project `bench`, which holds their artifacts: listProjectArtifacts. */
+  const projectArtifacts = (t: Target) => `/api/projects/${t.f.owner}/bench/artifacts?limit=${LIMIT}`
   const artifactOperations: Operation[] = [
     { name: 'by-path read', request: (t) => ok(t, `/api/by-path/${t.f.owner}/bench/doc`) },
     { name: 'content read (latest)', request: (t) => ok(t, `/api/artifacts/${t.f.docId}/content`) },
@@ -193,12 +190,8 @@ try {
     deep('profile artifacts, deep page', profile, middleOfMine),
     { name: 'workspace artifacts, first page', request: (t) => ok(t, workspace(t)) },
     deep('workspace artifacts, deep page', workspace, middleOfMine),
-    ...(projectArtifacts === null
-      ? []
-      : [
-          { name: 'project artifacts, first page', request: (t: Target) => ok(t, projectArtifacts(t)) },
-          deep('project artifacts, deep page', projectArtifacts, middleOfMine),
-        ]),
+    { name: 'project artifacts, first page', request: (t) => ok(t, projectArtifacts(t)) },
+    deep('project artifacts, deep page', projectArtifacts, middleOfMine),
     append,
     { name: 'audit trail of an artifact', request: (t) => ok(t, `/api/audit-events?artifactId=${t.f.docId}&limit=${LIMIT}`) },
     { name: 'account audit trail', request: (t) => ok(t, `/api/audit-events?limit=${LIMIT}`) },

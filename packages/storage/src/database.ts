@@ -42,16 +42,25 @@ export function queryThrough(db: Kysely<Database>): RawQuery {
 /** Opens the database. Nothing is migrated here; call `migrateToLatest`. */
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 })
+    const prepared = config.preparedStatements !== false
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: config.poolSize ?? 10,
+      // Every prepared statement is planned once per connection: see `genericPlans`
+      // (prepared-pool.ts). The pool hands a new connection out only once this has run; a failure
+      // ends the connection and fails the checkout that opened it.
+      ...(prepared
+        ? {
+            onConnect: async (client: pg.PoolClient) => {
+              await client.query(genericPlans)
+            },
+          }
+        : {}),
+    })
     // An idle connection the server ends (restart, failover, pg_terminate_backend) errors on the
     // pool; unheard, that error would end the process. The pool has already dropped the client
     // and the next checkout opens a fresh one, so there is nothing to do but to tell.
     pool.on('error', (error) => config.onIdleConnectionError?.(error))
-    const prepared = config.preparedStatements !== false
-    // Every prepared statement is planned once per connection: see `genericPlans` (prepared-pool.ts).
-    // The SET is queued ahead of whatever the connection was opened for; if it fails, the
-    // connection has failed, and that query reports it.
-    if (prepared) pool.on('connect', (client) => void client.query(genericPlans).catch(() => {}))
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: prepared ? preparingPool(pool) : pool }) })
     const query: RawQuery = async <R>(text: string, parameters: readonly unknown[]) => {
       const values = parameters as unknown[]

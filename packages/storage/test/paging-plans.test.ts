@@ -157,6 +157,19 @@ describe(`paged reads under their generic plan (${testEngine})`, () => {
         expect(rowsRead(plan, 'artifacts')).toBeLessThanOrEqual(3)
         expect(plan.some((n) => n['Index Name'] === 'artifacts_by_workspace')).toBe(true)
       }
+      // The reader's workspace listed alone (its page, its project's page) reads only its own artifacts too.
+      const { rows } = await sql<{ workspace_id: string; project_id: string }>`SELECT workspace_id, project_id FROM artifacts
+        WHERE id = ${mine[0]}`.execute(handle.db)
+      const workspace = { workspaceId: rows[0]?.workspace_id ?? '' }
+      const project = { ...workspace, projectId: rows[0]?.project_id ?? '' }
+      for (const scope of [workspace, project]) {
+        const page = await deps.artifacts.listForWorkspace(scope, { limit: 2, after: null })
+        expect(page.map((a) => a.id)).toEqual([...mine].reverse())
+        for (const after of [null, mine[2] as string]) {
+          const plan = await genericPlan((stores) => stores.artifacts.listForWorkspace(scope, { limit: 2, after }))
+          expect(rowsRead(plan, 'artifacts')).toBeLessThanOrEqual(3)
+        }
+      }
     },
   )
 

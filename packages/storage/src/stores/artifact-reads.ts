@@ -144,19 +144,24 @@ export async function listArtifactsForUser(db: Kysely<Database>, userId: string,
 }
 
 /**
- * Artifacts (not deleted) of one workspace's projects, newest first (index `artifacts_by_workspace`),
- * narrowed by the scope; one project is a statement of its own (no `$1 IS NULL OR …` in a generic
- * plan, see `pastCursor`).
+ * Artifacts (not deleted) of one workspace's projects, newest first, from the index
+ * `artifacts_by_workspace`, narrowed by the scope; one project is a statement of its own (no
+ * `$1 IS NULL OR …` in a generic plan, see `pastCursor`).
  */
 export async function listArtifactsForWorkspace(db: Kysely<Database>, scope: ArtifactListScope, page: PageRequest) {
   const inProject = scope.projectId ? sql`AND a.project_id = ${scope.projectId}::text` : sql``
+  // Bounded as a range, ordered as the index is and limited by a literal, for the reasons given in
+  // listArtifactsForUser: with `workspace_id = $1` and `ORDER BY id DESC` the generic plan walked
+  // the primary key backward past every newer artifact of other workspaces (bench/scale, first
+  // page: 1.8 → 4.8 → 28 → 274 ms at 1k → 1M artifacts).
   const { rows } = await sql<Row>`SELECT ${artifactColumns} FROM artifacts a
     JOIN workspaces w ON w.id = a.workspace_id
     JOIN projects p ON p.id = a.project_id
-    WHERE a.workspace_id = ${scope.workspaceId}::text AND a.deleted_at IS NULL ${inProject}
+    WHERE a.workspace_id >= ${scope.workspaceId}::text AND a.workspace_id <= ${scope.workspaceId}::text
+      AND a.deleted_at IS NULL ${inProject}
       AND (NOT ${scope.publicOnly ?? false}::boolean OR a.public_view OR ${scope.viewerEmail ?? null}::text = ANY (a.viewer_emails))
       AND ${pastCursor('a.id', page.after)}
-    ORDER BY a.id DESC LIMIT ${page.limit + 1}::int`.execute(db)
+    ORDER BY a.workspace_id, a.id DESC LIMIT ${sql.lit(page.limit + 1)}`.execute(db)
   return rows.flatMap((r) => {
     const a = artifactFrom(r)
     return a ? [a] : []

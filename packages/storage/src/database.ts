@@ -4,7 +4,7 @@ import { CompiledQuery, Kysely, PostgresDialect } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
 import { lockDataDir } from './data-dir-lock.ts'
-import { genericPlans, preparingPool, statementName } from './prepared-pool.ts'
+import { preparingPool, statementName } from './prepared-pool.ts'
 import type { Database } from './schema.ts'
 
 /** Where the data lives: a PostgreSQL URL, or an embedded PGlite directory (or memory). */
@@ -43,20 +43,7 @@ export function queryThrough(db: Kysely<Database>): RawQuery {
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
   if (config.kind === 'postgres') {
     const prepared = config.preparedStatements !== false
-    const pool = new pg.Pool({
-      connectionString: config.url,
-      max: config.poolSize ?? 10,
-      // Every prepared statement is planned once per connection: see `genericPlans`
-      // (prepared-pool.ts). The pool hands a new connection out only once this has run; a failure
-      // ends the connection and fails the checkout that opened it.
-      ...(prepared
-        ? {
-            onConnect: async (client: pg.PoolClient) => {
-              await client.query(genericPlans)
-            },
-          }
-        : {}),
-    })
+    const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize ?? 10 })
     // An idle connection the server ends (restart, failover, pg_terminate_backend) errors on the
     // pool; unheard, that error would end the process. The pool has already dropped the client
     // and the next checkout opens a fresh one, so there is nothing to do but to tell.

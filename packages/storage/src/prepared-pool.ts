@@ -11,21 +11,6 @@ import type pg from 'pg'
  */
 const names = new Map<string, string>()
 
-/**
- * The session setting that makes a prepared statement's one plan stick. By default PostgreSQL
- * plans the first five executions for their values, then keeps doing so for as long as its
- * estimate of the generic plan is dearer than theirs — for the one-statement read, whose arrays
- * of one element it estimates at ten rows, that is forever: measured on 2,000 artifacts, 455–655 µs
- * of PostgreSQL CPU per execution (replanning each time) against 100–160 µs with the generic plan,
- * which is the same nested loop of index scans (checked with 200,000 credentials and artifacts).
- * Quire's statements are keyed lookups and index-ordered pages whose cursors and optional filters
- * are separate statement texts (`pastCursor` in stores/paging.ts), so one generic plan is right for
- * every value; bench/scale checks that every read stays flat up to a million artifacts, and
- * test/paging-plans.test.ts the plan of each page. Behind a transaction-pooling proxy
- * nothing is prepared and nothing is set (DATABASE_PREPARED_STATEMENTS=false).
- */
-export const genericPlans = 'SET plan_cache_mode = force_generic_plan'
-
 /** A stable name per statement text (statements are few: they come from code, not input). */
 export function statementName(text: string): string {
   let name = names.get(text)

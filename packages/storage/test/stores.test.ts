@@ -194,14 +194,14 @@ describe(`storage (${testEngine})`, () => {
     const { stores: fresh } = countingStores()
     for (const [i, q] of questions.entries()) expect(await fresh.artifacts.loadVersionForCaller(q)).toEqual(answers[i])
     expect(own).toMatchObject({ credential: { user: { id: alice.user.id } }, role: 'owner', artifact: { id: alice.artifactId } })
-    expect(own.version).toMatchObject({ artifactId: alice.artifactId, number: 1 })
+    expect(own?.version).toMatchObject({ artifactId: alice.artifactId, number: 1 })
     expect(other).toMatchObject({
       credential: { user: { id: bob.user.id } },
       role: null,
       artifact: { id: alice.artifactId, publicView: false },
     })
     expect(anonymous).toMatchObject({ credential: null, role: null, artifact: { id: bob.artifactId, publicView: true } })
-    expect(anonymous.version).toMatchObject({ artifactId: bob.artifactId, number: 1 })
+    expect(anonymous?.version).toMatchObject({ artifactId: bob.artifactId, number: 1 })
     expect(badToken).toMatchObject({ credential: null, role: null, artifact: { id: alice.artifactId } })
     expect(missing).toMatchObject({ credential: { user: { id: alice.user.id } }, artifact: null, version: null })
   })

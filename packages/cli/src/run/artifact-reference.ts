@@ -1,5 +1,6 @@
 import { isQuireApiError, type QuireClient } from '@quire/client'
 import { CliError } from './cli-error.ts'
+import { pathSegments } from './project-reference.ts'
 
 /**
  * How a person names an artifact on the command line: its id (`art_…`), its path
@@ -14,21 +15,9 @@ const artifactIdPattern = /^art_[0-9a-z]{26}$/
 export function parseArtifactReference(text: string): ArtifactReference {
   const value = text.trim()
   if (artifactIdPattern.test(value)) return { id: value }
-  let segments: string[]
-  if (/^https?:\/\//i.test(value)) {
-    let url: URL
-    try {
-      url = new URL(value)
-    } catch {
-      throw invalid(text)
-    }
-    // The web app may live under a path prefix: the artifact is the last three segments.
-    segments = url.pathname.split('/').filter(Boolean).slice(-3).map(decodeURIComponent)
-  } else {
-    segments = value.split('/')
-  }
-  const [owner, projectSlug, slug] = segments
-  if (segments.length !== 3 || !owner || !projectSlug || !slug) throw invalid(text)
+  const segments = pathSegments(value, 3)
+  const [owner, projectSlug, slug] = segments ?? []
+  if (segments?.length !== 3 || !owner || !projectSlug || !slug) throw invalid(text)
   return { owner, projectSlug, slug }
 }
 

@@ -6,23 +6,24 @@ import { CliError } from './cli-error.ts'
  * operation's `params.owner` and `params.projectSlug`.
  */
 export function parseProjectReference(flag: string, text: string): { owner: string; projectSlug: string } {
-  const value = text.trim()
-  let segments: string[]
-  if (/^https?:\/\//i.test(value)) {
-    let url: URL
-    try {
-      url = new URL(value)
-    } catch {
-      throw invalid(flag, text)
-    }
-    // The web app may live under a path prefix: the project is the last two segments.
-    segments = url.pathname.split('/').filter(Boolean).slice(-2).map(decodeURIComponent)
-  } else {
-    segments = value.split('/')
-  }
-  const [owner, projectSlug] = segments
-  if (segments.length !== 2 || !owner || !projectSlug) throw invalid(flag, text)
+  const segments = pathSegments(text, 2)
+  const [owner, projectSlug] = segments ?? []
+  if (segments?.length !== 2 || !owner || !projectSlug) throw invalid(flag, text)
   return { owner, projectSlug }
+}
+
+/**
+ * The segments a reference names: of `OWNER/…` as written, or of a web URL the last `count` (the
+ * web app may live under a path prefix), decoded; null when it is no URL after all.
+ */
+export function pathSegments(text: string, count: number): string[] | null {
+  const value = text.trim()
+  if (!/^https?:\/\//i.test(value)) return value.split('/')
+  try {
+    return new URL(value).pathname.split('/').filter(Boolean).slice(-count).map(decodeURIComponent)
+  } catch {
+    return null
+  }
 }
 
 function invalid(flag: string, text: string): CliError {

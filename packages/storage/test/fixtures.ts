@@ -82,3 +82,17 @@ export function untilBlocked(handle: TestDatabase): Promise<true> {
     return (rows[0]?.n ?? 0) > 0
   })
 }
+
+/**
+ * Gives `artifactId` a history of `versions` versions (all with version 1's content), written
+ * directly, and moves its head there: a long history for the reads that must not slow down with
+ * it (the API's path to a new version is tested elsewhere).
+ */
+export async function writeLongHistory(handle: TestDatabase, artifactId: string, versions: number): Promise<void> {
+  await sql`INSERT INTO versions (artifact_id, number, content_sha256, size, changelog, created_at, created_by_kind, created_by_id, created_by_label)
+    SELECT ${artifactId}, n, v.content_sha256, v.size, '', now(), 'operator', 'o', 'o'
+    FROM generate_series(2, ${versions}::int) AS n,
+      (SELECT content_sha256, size FROM versions WHERE artifact_id = ${artifactId} AND number = 1) AS v`.execute(handle.db)
+  await sql`UPDATE artifacts SET latest_version = ${versions}::int WHERE id = ${artifactId}`.execute(handle.db)
+  await sql`ANALYZE versions`.execute(handle.db)
+}

@@ -7,7 +7,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createStores, type Database, queryThrough } from '../src/index.ts'
 import type { TestDatabase } from '../src/testing.ts'
-import { type Deps, openStores } from './fixtures.ts'
+import { type Deps, openStores, writeLongHistory } from './fixtures.ts'
 
 /**
  * The plans of the paged reads as a long-lived connection keeps them: every statement runs
@@ -102,13 +102,7 @@ describe(`paged reads under their generic plan (${testEngine})`, () => {
   it('reads a deep page of a version list from the cursor on, not through every newer version', async () => {
     const owner = await person('versions')
     const artifactId = await owner.make('long')
-    await sql`INSERT INTO versions (artifact_id, number, content_sha256, size, changelog, created_at, created_by_kind, created_by_id, created_by_label)
-      SELECT ${artifactId}, n, v.content_sha256, v.size, '', now(), 'operator', 'o', 'o'
-      FROM generate_series(2, 10000) AS n, (SELECT content_sha256, size FROM versions WHERE artifact_id = ${artifactId} AND number = 1) AS v`.execute(
-      handle.db,
-    )
-    await sql`UPDATE artifacts SET latest_version = 10000 WHERE id = ${artifactId}`.execute(handle.db)
-    await sql`ANALYZE versions`.execute(handle.db)
+    await writeLongHistory(handle, artifactId, 10_000)
 
     const page = await deps.artifacts.listVersions(artifactId, { limit: 20, after: '2000' })
     expect(page.map((v) => v.number)).toEqual(Array.from({ length: 21 }, (_, i) => 1999 - i))

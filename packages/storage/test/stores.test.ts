@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createStores, type Database, queryThrough } from '../src/index.ts'
 import { callerReadStatement } from '../src/stores/version-reads.ts'
 import type { TestDatabase } from '../src/testing.ts'
+import { writeLongHistory } from './fixtures.ts'
 
 let handle: TestDatabase
 let url = ''
@@ -222,12 +223,7 @@ describe(`storage (${testEngine})`, () => {
 
   it('looks a pinned version up by its whole key, however long the history', async () => {
     const { caller, artifactId } = await seed()
-    await sql`INSERT INTO versions (artifact_id, number, content_sha256, size, changelog, created_at, created_by_kind, created_by_id, created_by_label)
-      SELECT ${artifactId}, n, v.content_sha256, v.size, '', now(), 'operator', 'o', 'o'
-      FROM generate_series(2, 10000) AS n, (SELECT content_sha256, size FROM versions WHERE artifact_id = ${artifactId} AND number = 1) AS v`.execute(
-      handle.db,
-    )
-    await sql`ANALYZE versions`.execute(handle.db)
+    await writeLongHistory(handle, artifactId, 10_000)
     // The plan a long-lived connection keeps (the generic one), with a version from the middle.
     const plan = await handle.db.connection().execute(async (db) => {
       await sql.raw(`PREPARE caller_read(text[], text[], int[]) AS ${callerReadStatement}`).execute(db)
@@ -357,14 +353,7 @@ describe(`storage (${testEngine})`, () => {
   it('reads the head by key: as fast with 10,000 versions as with one', async () => {
     const { caller, artifactId } = await seed()
     const small = await seed()
-    // 10,000 versions written directly (the API path is exercised elsewhere).
-    await sql`INSERT INTO versions (artifact_id, number, content_sha256, size, changelog, created_at, created_by_kind, created_by_id, created_by_label)
-      SELECT ${artifactId}, n, v.content_sha256, v.size, '', now(), 'operator', 'o', 'o'
-      FROM generate_series(2, 10000) AS n, (SELECT content_sha256, size FROM versions WHERE artifact_id = ${artifactId} AND number = 1) AS v`.execute(
-      handle.db,
-    )
-    await sql`UPDATE artifacts SET latest_version = 10000 WHERE id = ${artifactId}`.execute(handle.db)
-    await sql`ANALYZE versions`.execute(handle.db)
+    await writeLongHistory(handle, artifactId, 10_000)
 
     const read = async (id: string, cred: typeof caller.credential) => {
       const t = performance.now()

@@ -264,9 +264,12 @@ describe('authorization', () => {
     )
     if (!link.ok) throw new Error(link.error.message)
     for (const token of ['qk_not_a_real_key', revoked.token, link.value.value.secret as string]) {
-      const res = await post(rpc('tools/list'), { token })
-      expect(res.status, token.slice(0, 4)).toBe(401)
-      expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"')
+      // Refused alike before any call and by the call's own operation (a share link reads its artifact on REST).
+      for (const body of [rpc('tools/list'), toolCall('get_artifact_content', { artifactId })]) {
+        const res = await post(body, { token })
+        expect(res.status, `${token.slice(0, 4)} ${body.method}`).toBe(401)
+        expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"')
+      }
     }
   })
 

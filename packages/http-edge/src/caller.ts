@@ -1,11 +1,23 @@
 import { hash } from 'node:crypto'
 import type { Caller, Surface } from '@quire/core'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 
 const clientSurfaces: Record<string, Surface> = { cli: 'cli', mcp: 'mcp', web: 'web' }
 
-/** Worked out once per request: the rate limiter and the handler both ask. */
-const callers = new WeakMap<FastifyRequest, Caller>()
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller, once worked out, where the app keeps it (`keepCallers`); undefined elsewhere. */
+    quireCaller?: Caller | null
+  }
+}
+
+/**
+ * Lets every request of `app` keep its caller once worked out, where more than one part asks (the
+ * rate limiter, then the handler). A decorated property, so every request has the same shape.
+ */
+export function keepCallers(app: FastifyInstance): void {
+  if (!app.hasRequestDecorator('quireCaller')) app.decorateRequest('quireCaller', null)
+}
 
 /**
  * Who is calling: the bearer secret, hashed at once (the secret never goes further), and the
@@ -13,11 +25,10 @@ const callers = new WeakMap<FastifyRequest, Caller>()
  * A malformed Authorization header counts as a credential that matches nothing.
  */
 export function callerOf(request: FastifyRequest): Caller {
-  let caller = callers.get(request)
-  if (caller === undefined) {
-    caller = readCaller(request)
-    callers.set(request, caller)
-  }
+  const kept = request.quireCaller
+  if (kept) return kept
+  const caller = readCaller(request)
+  if (kept === null) request.quireCaller = caller
   return caller
 }
 

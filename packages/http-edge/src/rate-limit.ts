@@ -3,7 +3,7 @@ import { type DatabaseHandle, postgresRateLimitStore, type RateLimitStoreClass }
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import { Redis } from 'ioredis'
 import { type AuthFailureLimiter, type AuthFailureSettings, createAuthFailureLimiter, defaultAuthFailures } from './auth-failures.ts'
-import { callerOf } from './caller.ts'
+import { callerOf, keepCallers } from './caller.ts'
 import { RefusalError } from './problem.ts'
 
 /** Where the counters live: this process's memory, or a store every process shares. */
@@ -178,6 +178,8 @@ export async function registerRateLimit(
       ? { store: withFailuresLogged(Postgres, app.log) }
       : {}
   app.decorate('authFailures', authFailures)
+  // The limiter asks who calls before the handler does: worked out once.
+  keepCallers(app)
   await app.register(rateLimit, {
     ...shared,
     max: settings.max,

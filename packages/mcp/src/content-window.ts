@@ -22,6 +22,8 @@ function continues(byte: number | undefined): boolean {
  * are exactly the text. An offset inside a character or past the end is refused.
  */
 export function windowOf(text: string, offset: number, maxBytes: number): Result<TextWindow> {
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: a short text is one window, as it is.
+  if (offset === 0 && text.length * 3 <= maxBytes) return ok({ content: text, offset: 0, truncated: false, nextOffset: null })
   const bytes = encoder.encode(text)
   if (offset > bytes.length)
     return fail('validation_failed', `\`offset\` ${offset} is past the end of the content (${bytes.length} bytes).`, {

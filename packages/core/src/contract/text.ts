@@ -53,6 +53,28 @@ function pointerToken(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 
+/** How deep `acceptable` looks before it leaves the answer to the full walk (a deeper value, or a cycle). */
+const quickDepth = 32
+
+/**
+ * Whether every string in `value` (field names included) is acceptable text, without noting where:
+ * true only when it is sure; false sends the value to the full walk, which finds each defect's path.
+ */
+function acceptable(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return defectOf(value) === null
+  if (typeof value !== 'object' || value === null) return true
+  if (depth === quickDepth) return false
+  if (Array.isArray(value)) {
+    for (const item of value) if (!acceptable(item, depth + 1)) return false
+    return true
+  }
+  if (!isFieldBag(value)) return true
+  for (const key of Object.keys(value)) {
+    if (defectOf(key) !== null || !acceptable((value as Record<string, unknown>)[key], depth + 1)) return false
+  }
+  return true
+}
+
 /** An object whose own fields are input (JSON, a query or form object, whatever its prototype), not bytes. */
 function isFieldBag(value: object): value is Record<string, unknown> {
   return !ArrayBuffer.isView(value) && !(value instanceof ArrayBuffer)
@@ -65,6 +87,8 @@ function isFieldBag(value: object): value is Record<string, unknown> {
  * overflow the stack.
  */
 export function illFormedText(value: unknown, limit = 10): TextIssue[] {
+  // Nearly all input is acceptable: say so without building a pointer for every field.
+  if (acceptable(value, 0)) return []
   const issues: TextIssue[] = []
   const pending: [unknown, string][] = [[value, '']]
   // Parsed input has no cycles; a value built in code might, and is walked once.

@@ -75,6 +75,12 @@ export interface Caller {
   readonly credential: PresentedCredential | null
   readonly surface: Surface
   readonly requestId?: string
+  /**
+   * The kinds of credential this entry point takes (`/mcp`: API keys, OAuth tokens, agent
+   * tokens); absent, every kind. Any other is refused as `invalid_token` by whichever operation
+   * authenticates the caller, so an edge need not look the credential up before it dispatches.
+   */
+  readonly accepts?: ReadonlySet<PrincipalKind>
 }
 
 /**

@@ -12,6 +12,16 @@ const denyMessages = {
   insufficient_scope: 'The credential lacks a required scope.',
 } as const
 
+/** A kind of credential in a sentence ("use an API key or an OAuth token"). */
+const credentialWords: Record<Principal['kind'], string> = {
+  anonymous: 'no credential',
+  session: 'a browser session',
+  api_key: 'an API key',
+  oauth: 'an OAuth token issued for this server',
+  agent: 'an agent token',
+  share_link: 'a share link',
+}
+
 /** The words of a 404 for a resource the caller may not know exists (the same whether it exists or not). */
 const unseenByType: Record<Resource['type'], string> = {
   artifact: unseen.artifact,
@@ -41,6 +51,15 @@ export function principalOf(deps: CoreDeps, caller: Caller, record: CredentialRe
     return fail('invalid_token', invalidCredential, { reason: refusal })
   }
   if (!auth.ok) return fail('invalid_token', invalidCredential, { reason: auth.reason })
+  // Valid, but not a kind this entry point takes (a share link or a session at /mcp): not worth a trail entry.
+  if (caller.accepts !== undefined && !caller.accepts.has(auth.principal.kind))
+    return fail(
+      'invalid_token',
+      `This credential is not accepted here: use ${[...caller.accepts].map((kind) => credentialWords[kind]).join(' or ')}.`,
+      {
+        reason: `a ${auth.principal.kind} credential at a ${caller.surface} entry point that does not take it`,
+      },
+    )
   // API keys are listed with when they were last used.
   if (auth.principal.kind === 'api_key' || auth.principal.kind === 'agent') deps.credentials.touch(auth.principal.credentialId, now)
   return ok(auth.principal)

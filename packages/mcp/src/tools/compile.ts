@@ -106,6 +106,12 @@ function sentenceOf(errors: readonly { path: string; message: string }[]): strin
   return `The arguments are not valid: ${named.join('; ')}.`
 }
 
+/** Where an argument goes in an operation's input: a path or query field, the body (or one of its fields), the idempotency key. */
+interface ArgumentPlace {
+  readonly field: string
+  readonly place: 'idempotencyKey' | 'body' | { readonly part: 'params' | 'query' | 'body'; readonly name: string }
+}
+
 /** Compiles one row of the tool table. */
 export function compileTool(spec: ToolSpec): CompiledTool {
   const op: OperationSpec = operations[spec.operation]
@@ -113,6 +119,13 @@ export function compileTool(spec: ToolSpec): CompiledTool {
   // Arguments are JSON: checked as a request body is (no coercion); defaults are the operation's own.
   const check = checkOf(input)
   const hints = op.hints
+  // Where each argument goes in the operation's input, worked out once (extensions go nowhere).
+  const places = Object.entries({ ...spec.fields, ...spec.extensions }).flatMap(([field, source]): ArgumentPlace[] => {
+    if (isExtra(source)) return []
+    if (source === 'idempotencyKey' || source === 'body') return [{ field, place: source }]
+    const [part, name] = source.split('.') as ['params' | 'query' | 'body', string]
+    return [{ field, place: { part, name } }]
+  })
   return {
     spec,
     name: spec.name,
@@ -138,15 +151,12 @@ export function compileTool(spec: ToolSpec): CompiledTool {
         operation,
         input: { params: {}, query: {}, body: (operations[operation] as OperationSpec).body ? {} : undefined },
       }
-      for (const [field, source] of Object.entries({ ...spec.fields, ...spec.extensions })) {
+      for (const { field, place } of places) {
         const value = given[field]
-        if (value === undefined || isExtra(source)) continue
-        if (source === 'idempotencyKey') call.idempotencyKey = value as string
-        else if (source === 'body') call.input.body = value
-        else {
-          const [part, name] = source.split('.') as ['params' | 'query' | 'body', string]
-          ;(call.input[part] as Record<string, unknown>)[name] = value
-        }
+        if (value === undefined) continue
+        if (place === 'idempotencyKey') call.idempotencyKey = value as string
+        else if (place === 'body') call.input.body = value
+        else (call.input[place.part] as Record<string, unknown>)[place.name] = value
       }
       return { ok: true, value: { call, args: given } }
     },

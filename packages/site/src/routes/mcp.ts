@@ -1,4 +1,4 @@
-import { type Caller, identify, type Principal, type Scope } from '@quire/core'
+import { type Caller, type Failure, identify, type Principal, type Scope } from '@quire/core'
 import { type Counters, callerOf, handleError, type RateLimitSettings, registerRateLimit, sendFailure } from '@quire/http-edge'
 import { bindingExecutor, bodyRefusal, type McpHttpResponse, rpcRefusal, statelessHttpServer, toolNamed } from '@quire/mcp'
 import { webRoutes } from '@quire/pages'
@@ -42,14 +42,16 @@ function lacks(principal: Principal, scopes: readonly Scope[]): boolean {
  * stateless Streamable HTTP with JSON responses, over the same operations, `decide()` and audit
  * writes as REST (every change recorded with `via.surface = "mcp"`).
  *
- * Before a request reaches the MCP server, the edge answers what HTTP must:
+ * The edge answers what HTTP must, before the MCP server or (for the credential and its scopes,
+ * which the call's own operation checks in the statement that reads its data) before its answer leaves:
  * - a foreign `Origin` → 403 (DNS rebinding; the web origin and CORS_ORIGINS pass, no Origin is a non-browser client);
  * - no credential → 401 with `WWW-Authenticate: Bearer resource_metadata=…/.well-known/oauth-protected-resource/mcp`,
  *   which is how a host falls back to the OAuth flow; a credential that is not valid here (unknown, expired,
  *   revoked, an OAuth token for another audience, a session or a share link) → 401 `invalid_token`;
  *   too many of those from one address → 429;
  * - past the API's request budget of the credential (the same counters as REST when they are shared) → 429;
- * - a `tools/call` (or resource read) whose scopes the credential lacks → 403 `insufficient_scope` naming all of them;
+ * - a `tools/call` (or resource read) whose scopes the credential lacks → 403 `insufficient_scope` naming all of them
+ *   (the operation refused it, so nothing ran);
  * - a JSON-RPC batch → 400, JSON-RPC error -32600, before any of its calls runs (`statelessHttpServer`);
  * - a body that is not JSON → 400, JSON-RPC error -32700 (parse error); a Content-Type that is not JSON → 415.
  * `GET` and `DELETE` → 405: there are no sessions and no server-initiated stream.
@@ -92,6 +94,19 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
   if (options.limits !== false) await registerRateLimit(app, options.limits.settings, options.limits.counters)
   const limiter = options.limits === false ? null : app.authFailures
 
+  /** What HTTP answers instead of the JSON-RPC one: a credential not valid here (401), a scope the call needs and it lacks (403). */
+  async function edgeRefusal(caller: Caller, body: unknown): Promise<Failure | null> {
+    const who = await identify(deps, caller)
+    if (!who.ok) return who.error
+    const needed = scopesNeeded(body)
+    if (!lacks(who.value, needed)) return null
+    return {
+      code: 'insufficient_scope',
+      message: `This call needs the scopes ${needed.map((s) => `\`${s}\``).join(', ')}.`,
+      scope: needed.join(' '),
+    }
+  }
+
   app.route({
     method: 'POST',
     url: webRoutes.mcp.pattern,
@@ -100,35 +115,35 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
     // As the API: content up to its limit, JSON-escaped.
     bodyLimit: Math.max(deps.config.limits.contentBytes * 8, 1024 * 1024),
     handler: async (request, reply) => {
-      const caller: Caller = { ...callerOf(request), surface: 'mcp' }
+      const caller: Caller = { ...callerOf(request), surface: 'mcp', accepts: acceptedKinds }
       if (caller.credential === null)
         return sendFailure(reply, {
           code: 'unauthenticated',
           message: 'Send `Authorization: Bearer <token>`: an API key, or an OAuth token for this server (see the resource metadata).',
         })
-      const who = await identify(deps, caller)
-      if (!who.ok)
-        return sendFailure(reply, limiter && who.error.code === 'invalid_token' ? await limiter.failed(request, who.error) : who.error)
-      if (!acceptedKinds.has(who.value.kind))
-        return sendFailure(reply, {
-          code: 'invalid_token',
-          message: 'This credential is not accepted here: use an API key or an OAuth token for this server.',
-        })
-      const needed = scopesNeeded(request.body)
-      if (lacks(who.value, needed))
-        return sendFailure(reply, {
-          code: 'insufficient_scope',
-          message: `This call needs the scopes ${needed.map((s) => `\`${s}\``).join(', ')}.`,
-          scope: needed.join(' '),
-        })
 
+      // An operation authenticates its caller in the statement that reads its data (the kinds
+      // above included): a request that ends in one that succeeded needs no lookup of its own.
+      // Any other (a failure, `initialize`, `tools/list`) is checked here before its answer leaves,
+      // so a credential that is not valid gets the 401 and a missing scope the 403 as before.
+      const operate = bindingExecutor(deps, caller)
+      let admitted = false
       const answer = await mcp.handle(
         { headers: request.headers, body: request.body },
         {
-          execute: bindingExecutor(deps, caller),
+          execute: async (call) => {
+            const result = await operate(call)
+            if (result.ok) admitted = true
+            return result
+          },
           onError: (error, tool) => request.log.error({ err: error, tool }, 'mcp: tool call failed'),
         },
       )
+      if (!admitted) {
+        const refusal = await edgeRefusal(caller, request.body)
+        if (refusal !== null)
+          return sendFailure(reply, limiter && refusal.code === 'invalid_token' ? await limiter.failed(request, refusal) : refusal)
+      }
       return send(reply, answer)
     },
   })

@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup'
+import { plainContract } from './build/plain-contract.ts'
 
 /**
  * The CLI installs from npm on its own: the workspace packages it uses (`@quire/client`,
@@ -7,7 +8,8 @@ import { defineConfig } from 'tsup'
  * The native keyring, openid-client, the MCP SDK and jq-wasm stay external: each loads only in
  * the commands that need it.
  * `bin.js` stays tiny (`--version` answers without loading the rest); commands load on demand
- * (`splitting`), compiled through Node's compile cache (bin.ts). Measured in bench/cli.
+ * (`splitting`), compiled through Node's compile cache (bin.ts). The contract comes as data written
+ * at build time (build/plain-contract.ts), not as the TypeBox code that builds it. Measured in bench/cli.
  */
 export default defineConfig({
   entry: ['src/bin.ts', 'src/index.ts'],
@@ -17,4 +19,5 @@ export default defineConfig({
   clean: true,
   noExternal: [/^@quire\//, /^yargs-parser(\/|$)/],
   splitting: true,
+  esbuildPlugins: [plainContract()],
 })

@@ -223,7 +223,9 @@ export function withVariant(command: CommandSpec, operationId: OperationId, vari
   const where = `${operationId} through quire ${command.path.join(' ')} --${variant.projectFlag}`
   const params = Object.keys((op.params as Schema | undefined)?.properties ?? {})
   if (params.join(' ') !== projectParams.join(' ')) throw new Error(`${where}: its path parameters are not ${projectParams.join(', ')}`)
-  if (op.success.schema !== base.success.schema) throw new Error(`${where}: it answers another schema than ${command.operation}`)
+  // Compared as JSON: the built CLI takes the contract as data (build/plain-contract.ts), not the same objects.
+  if (JSON.stringify(op.success.schema) !== JSON.stringify(base.success.schema))
+    throw new Error(`${where}: it answers another schema than ${command.operation}`)
   const inputs = new Set(command.options.flatMap((o) => (o.to ? [o.to] : [])))
   for (const option of optionsOf('query', op.query as Schema | undefined))
     if (!inputs.has(option.to as InputTarget)) throw new Error(`${where}: no flag of the command fills ${option.to}`)

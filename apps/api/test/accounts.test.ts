@@ -62,7 +62,7 @@ describe(`the profile (${engine})`, () => {
     expect(teamName.json().code).toBe('slug_taken')
   })
 
-  it('refuses the web app’s top-level paths (dev-oidc, raw…) as usernames, workspaces and projects', async () => {
+  it('refuses the web app’s top-level paths (dev-oidc, raw…) as usernames and workspaces, not as projects', async () => {
     const taker = await api.user('path.taker@example.com')
     for (const name of ['dev-oidc', 'raw', 'assets', 'oauth2', 's', 'mcp']) {
       const username = await api.request('PATCH', '/api/profile/me', { token: taker.token, body: { username: name } })
@@ -70,8 +70,15 @@ describe(`the profile (${engine})`, () => {
       expect(username.json(), name).toMatchObject({ errors: [{ path: '/body/username', message: 'is reserved' }] })
       const workspace = await api.request('POST', '/api/workspaces', { token: taker.token, body: { slug: name, name: 'No' } })
       expect(workspace.statusCode, name).toBe(400)
+      // `/{owner}/{name}` is no page of the app: a project may be named so.
       const project = await api.request('GET', `/api/projects/slug-availability/${taker.username}/${name}`, { token: taker.token })
-      expect(project.json(), name).toMatchObject({ available: false, reason: 'reserved' })
+      expect(project.json(), name).toMatchObject({ available: true })
+    }
+    for (const name of ['status', 'docs', 'api', 'raw']) {
+      const body = { ownerUsername: taker.username, slug: name, title: name, icon: 'x' }
+      const created = await api.request('POST', '/api/projects', { token: taker.token, body })
+      expect(created.statusCode, name).toBe(201)
+      expect(created.json().url, name).toBe(`https://quire.test/${taker.username}/${name}`)
     }
   })
 

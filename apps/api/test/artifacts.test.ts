@@ -61,7 +61,27 @@ describe(`artifacts and projects (${engine})`, () => {
       body: { ownerUsername: owner.username, slug: 'notes', title: 'x', icon: 'x' },
     })
     expect(project.statusCode).toBe(409)
-    expect(project.json()).toMatchObject({ code: 'slug_taken' })
+    expect(project.json()).toMatchObject({ code: 'slug_taken', suggestions: ['x', 'notes-x', 'notes-2'] })
+  })
+
+  it('offers free project slugs instead of a taken one: from the title, then numbered, each checked free', async () => {
+    const { owner } = await seedArtifact(api)
+    const create = (slug: string, title: string) =>
+      api.request('POST', '/api/projects', { token: owner.token, body: { ownerUsername: owner.username, slug, title, icon: 'x' } })
+    expect((await create('status', 'Status')).statusCode).toBe(201)
+    expect((await create('status-2', 'Status')).statusCode).toBe(201)
+    const again = await create('status', 'Status reports')
+    expect(again.statusCode).toBe(409)
+    expect(again.json()).toMatchObject({ code: 'slug_taken', suggestions: ['status-reports', 'status-3', 'status-4'] })
+    for (const slug of again.json().suggestions) expect((await create(slug, 'Free')).statusCode, slug).toBe(201)
+    const availability = await api.request('GET', `/api/projects/slug-availability/${owner.username}/status`, { token: owner.token })
+    expect(availability.json()).toEqual({
+      ownerUsername: owner.username,
+      slug: 'status',
+      available: false,
+      reason: 'taken',
+      suggestions: ['status-5', 'status-6', 'status-7'],
+    })
   })
 
   it('tells slug availability and previews URLs', async () => {
@@ -81,9 +101,12 @@ describe(`artifacts and projects (${engine})`, () => {
       available: true,
     })
     const projectTaken = await api.request('GET', '/api/projects/slug-availability/linus/notes', { token: owner.token })
-    expect(projectTaken.json()).toMatchObject({ available: false, reason: 'taken' })
-    const reserved = await api.request('GET', '/api/projects/slug-availability/linus/settings', { token: owner.token })
-    expect(reserved.json()).toMatchObject({ available: false, reason: 'reserved' })
+    expect(projectTaken.json()).toMatchObject({ available: false, reason: 'taken', suggestions: ['notes-2', 'notes-3', 'notes-4'] })
+    // A project is not a username: `/linus/settings` is no page of the app.
+    const settings = await api.request('GET', '/api/projects/slug-availability/linus/settings', { token: owner.token })
+    expect(settings.json()).toEqual({ ownerUsername: 'linus', slug: 'settings', available: true })
+    const invalidProject = await api.request('GET', '/api/projects/slug-availability/linus/Not_Valid', { token: owner.token })
+    expect(invalidProject.json()).toEqual({ ownerUsername: 'linus', slug: 'Not_Valid', available: false, reason: 'invalid' })
     const noProject = await api.request('GET', '/api/artifacts/slug-availability/linus/nope/x', { token: owner.token })
     expect(noProject.statusCode).toBe(404)
   })

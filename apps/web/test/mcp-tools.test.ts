@@ -222,6 +222,23 @@ describe('every tool, through the SDK client', () => {
     }
   })
 
+  it('offers free project slugs for a taken one, in the failure and in the availability answer (output schema checked)', async () => {
+    const { error, text } = await callFailing(client, 'create_project', {
+      ownerUsername: owner.username,
+      slug: 'notes',
+      title: 'Notes',
+      icon: 'N',
+    })
+    expect(error).toMatchObject({ code: 'slug_taken', suggestions: ['notes-2', 'notes-3', 'notes-4'] })
+    expect(text).toContain('Free slugs instead: `notes-2`, `notes-3`, `notes-4`.')
+    const availability = await checked('check_project_slug_availability', { ownerUsername: owner.username, slug: 'notes' })
+    expect(availability).toMatchObject({ available: false, reason: 'taken', suggestions: ['notes-2', 'notes-3', 'notes-4'] })
+    // A project is not a username.
+    expect(await checked('check_project_slug_availability', { ownerUsername: owner.username, slug: 'status' })).toMatchObject({
+      available: true,
+    })
+  })
+
   it('names the field for wrong types, unknown fields, missing fields and a limit above 100', async () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ['get_artifact', { artifactId: 42 }, '/artifactId'],

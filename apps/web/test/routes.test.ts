@@ -1,13 +1,14 @@
 /**
  * Artifact pages live at `{web_url}/<owner>/<project>/<slug>`, so every first path segment the
- * web app serves must be a name no user or workspace can take (and no project either: the rule is
- * one list). This test watches every route the built web app registers (Fastify's `onRoute` hook
+ * web app serves must be a name no user or workspace can take, and every second segment under an
+ * owner (`/:owner/<segment>`) one no project can take (projects have their own, shorter list:
+ * `reservedProjectSlugs`). This test watches every route the built web app registers (Fastify's `onRoute` hook
  * on every instance built here, with the development provider mounted and the agent registration
  * layer on) and checks each first segment against the core's rules. The same routes are the table
  * of the web app's routes (`webRoutes`, @quire/pages): every route registered is an entry of the
  * table, with its method, and every entry is registered with each method it declares.
  */
-import { slugProblem, webTopLevelSegments } from '@quire/core'
+import { slugProblem, webOwnerSegments, webTopLevelSegments } from '@quire/core'
 import { stylesheetPath, type WebRoute, webRoutes } from '@quire/pages'
 import type { RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -43,6 +44,20 @@ function firstSegment(url: string): string {
   return url.split('/')[1] ?? ''
 }
 
+/**
+ * The routes under an owner whose second segment a project could take (`/:owner/settings` when
+ * `settings` is not a reserved project slug): a project so named would be shadowed by the route.
+ */
+function unreservedUnderOwner(urls: readonly { method: string; url: string }[]): string[] {
+  return urls
+    .filter(({ url }) => {
+      const [, first = '', second] = url.split('/')
+      if (!first.startsWith(':') || second === undefined || second.startsWith(':') || second === '*') return false
+      return slugProblem(second, 'project') === null || !webOwnerSegments.has(second)
+    })
+    .map(({ method, url }) => `${method} ${url}`)
+}
+
 describe('the web app’s top-level paths', () => {
   it('sees every route, the development provider’s mount included', () => {
     const urls = new Set(registered.map((r) => r.url))
@@ -69,7 +84,7 @@ describe('the web app’s top-level paths', () => {
         const segment = firstSegment(url)
         // The front page, and the owner's own pages (`/:owner/…`) when they come.
         if (segment === '' || segment.startsWith(':')) return false
-        return slugProblem(segment, { reserved: true }) === null || !webTopLevelSegments.has(segment)
+        return slugProblem(segment, 'owner') === null || !webTopLevelSegments.has(segment)
       })
       .map(({ method, url }) => `${method} ${url}`)
     expect(unreserved).toEqual([])
@@ -80,7 +95,34 @@ describe('the web app’s top-level paths', () => {
   it('reserves the paths still to come (share links, MCP, agent registration, raw content, settings)', () => {
     for (const segment of ['s', 'mcp', 'agent', 'auth.md', 'raw', 'settings', 'new', 'assets', '.well-known']) {
       expect(webTopLevelSegments.has(segment), segment).toBe(true)
-      expect(slugProblem(segment, { reserved: true }), segment).not.toBeNull()
+      expect(slugProblem(segment, 'owner'), segment).not.toBeNull()
+    }
+  })
+})
+
+describe('the web app’s paths under an owner', () => {
+  it('sees routes under an owner', () => {
+    expect(registered.map(({ url }) => url)).toContain('/:owner/:project/:slug')
+  })
+
+  it('reserves for projects the second segment of every route under an owner: no project can be named so', () => {
+    expect(unreservedUnderOwner(registered)).toEqual([])
+  })
+
+  it('names a route under an owner whose second segment a project could take', () => {
+    const routes = [
+      { method: 'GET', url: '/:owner/:project' },
+      { method: 'GET', url: '/:owner/settings' },
+      { method: 'POST', url: '/:owner/status/edit' },
+      { method: 'GET', url: '/settings/keys' },
+    ]
+    expect(unreservedUnderOwner(routes)).toEqual(['GET /:owner/settings', 'POST /:owner/status/edit'])
+  })
+
+  it('lets a project take a name that only users and workspaces may not (status, docs, api, settings)', () => {
+    for (const name of ['status', 'docs', 'blog', 'api', 'search', 'public', 'home', 'help', 'projects', 'settings', 'new', 's']) {
+      expect(slugProblem(name, 'owner'), name).toBe('reserved')
+      expect(slugProblem(name, 'project'), name).toBeNull()
     }
   })
 })

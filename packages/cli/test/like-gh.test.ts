@@ -187,6 +187,40 @@ describe('errors that say what to do next', { timeout: commandsTimeout }, () => 
     expect(far.stderr).toContain('error: Invalid input: --expires-at is more than a year ahead.')
   })
 
+  it('a taken project slug suggests free ones: in the hint, in JSON mode, and in the availability answer', async () => {
+    const again = await as(['project', 'create', '--owner-username', 'ada', '--slug', 'notes', '--title', 'Notes', '--icon', 'N'])
+    expect(again.code).not.toBe(0)
+    expect(again.stderr).toContain('error: A project `notes` already exists under `ada`.')
+    expect(again.stderr).toContain('hint: Free instead: notes-2, notes-3, notes-4.')
+    const inJson = await as([
+      '--format',
+      'json',
+      'project',
+      'create',
+      '--owner-username',
+      'ada',
+      '--slug',
+      'notes',
+      '--title',
+      'Team notes',
+      '--icon',
+      'N',
+    ])
+    expect(JSON.parse(inJson.stdout || inJson.stderr)).toMatchObject({
+      error: { code: 'slug_taken', suggestions: ['team-notes', 'notes-team', 'notes-2'] },
+    })
+    const availability = await json(['project', 'slug-availability', '--owner', 'ada', '--slug', 'notes'])
+    expect(availability).toEqual({
+      ownerUsername: 'ada',
+      slug: 'notes',
+      available: false,
+      reason: 'taken',
+      suggestions: ['notes-2', 'notes-3', 'notes-4'],
+    })
+    // A project is not a username: `status` is free for a project.
+    expect(await json(['project', 'slug-availability', '--owner', 'ada', '--slug', 'status'])).toMatchObject({ available: true })
+  })
+
   it('not found suggests where to look; a version that does not exist suggests the versions', async () => {
     const path = await as(['artifact', 'get', 'ada/notes/nope'])
     expect(path.code).toBe(3)

@@ -6,6 +6,10 @@ export interface ProblemExtensions {
   version_conflict: { latestVersion: number; expectedLatestVersion: number; diff: string | null }
   insufficient_scope: { scope?: string }
   rate_limited: { retryAfter?: number }
+  /** Free alternatives to the taken slug, best first (project slugs). */
+  slug_taken: { suggestions?: string[] }
+  /** Free alternatives when the refused value is a reserved slug (project slugs). */
+  validation_failed: { suggestions?: string[] }
 }
 
 /** The problem body of an error with code `C`, its extension members typed where they are known. */

@@ -4,13 +4,17 @@
  * against a parameter (`/api/projects/slug-availability/:owner/:slug` against
  * `/api/projects/:owner/:projectSlug/artifacts`), the parameter may never take that word: its
  * schema's pattern refuses it (prefixed ids), or it names a namespace or project, and the word is
- * a reserved slug no namespace or project can take.
+ * a reserved slug no namespace (`reservedSlugs`) or project (`reservedProjectSlugs`) can take.
  */
 import { describe, expect, it } from 'vitest'
-import { type OperationSpec, operations, reservedSlugs } from '../src/index.ts'
+import { type OperationSpec, operations, reservedProjectSlugs, reservedSlugs } from '../src/index.ts'
 
-/** Path parameters whose values are namespace or project slugs, which never take a reserved word. */
-const slugParams = new Set(['owner', 'projectSlug'])
+/** Path parameters whose values are namespace or project slugs, and the reserved words each never takes. */
+function reservedFor(name: string, owners: ReadonlySet<string>): ReadonlySet<string> {
+  if (name === 'owner') return owners
+  if (name === 'projectSlug') return reservedProjectSlugs
+  return new Set()
+}
 
 type Table = Readonly<Record<string, Pick<OperationSpec, 'method' | 'path' | 'params'>>>
 
@@ -20,7 +24,7 @@ const isParam = (segment: string) => segment.startsWith(':')
 function canTake(op: Table[string], name: string, word: string, reserved: ReadonlySet<string>): boolean {
   const schema = (op.params?.properties as Record<string, { pattern?: string }> | undefined)?.[name]
   if (schema?.pattern !== undefined && !new RegExp(schema.pattern).test(word)) return false
-  return !(slugParams.has(name) && reserved.has(word))
+  return !reservedFor(name, reserved).has(word)
 }
 
 /** Every request one route takes from another: "`GET a` answers `GET b` when :param is `word`". */

@@ -4,7 +4,8 @@ import { errorCodes, type Failure } from '@quire/core'
 /**
  * The error a failed tool call carries (our one error schema, as REST's problem body): the stable
  * `code`, whether the same call may succeed later, what went wrong, and the members that help
- * (`scope` the credential lacks, `errors` per field, `latestVersion` and `diff` on a conflict).
+ * (`scope` the credential lacks, `errors` per field, `latestVersion` and `diff` on a conflict,
+ * `suggestions` for a refused slug).
  */
 export interface ToolError {
   readonly code: Failure['code']
@@ -35,11 +36,22 @@ function withheldOf(error: ToolError): string | null {
   return typeof detail === 'string' ? detail : null
 }
 
+/** The free slugs a refusal offers instead of the one asked for (a reserved or taken slug), or none. */
+function suggestionsOf(error: ToolError): string[] {
+  return Array.isArray(error.suggestions) ? error.suggestions.filter((s): s is string => typeof s === 'string') : []
+}
+
+/** "Free slugs instead: `a`, `b`." (or nothing), the sentence an agent acts on. */
+function suggestionLine(error: ToolError): string {
+  const free = suggestionsOf(error)
+  return free.length === 0 ? '' : ` Free slugs instead: ${free.map((s) => `\`${s}\``).join(', ')}.`
+}
+
 /** What an agent should do next, for each kind of failure: the sentence that lets it recover on its own. */
 function nextStep(error: ToolError): string {
   switch (error.code) {
     case 'validation_failed':
-      return 'Fix the arguments named above and call the tool again.'
+      return `Fix the arguments named above and call the tool again.${suggestionLine(error)}`
     case 'invalid_cursor':
       return 'Start the listing again without `cursor`, then pass each `nextCursor` back unchanged.'
     case 'unauthenticated':
@@ -60,7 +72,7 @@ function nextStep(error: ToolError): string {
     case 'precondition_required':
       return 'Pass `expectedLatestVersion`: the `latestVersion` that get_artifact returns.'
     case 'slug_taken':
-      return 'Choose another slug (the availability tools tell which are free).'
+      return `Choose another slug (the availability tools tell which are free).${suggestionLine(error)}`
     case 'payload_too_large':
       return 'Make the content smaller than the limit named above.'
     case 'idempotency_key_reused':

@@ -39,3 +39,27 @@ describe('resultJson', () => {
     expect(resultJson(copy)).toBe(JSON.stringify(copy))
   })
 })
+
+describe('failureResult', () => {
+  it('names the free slugs a refusal offers, in the text and in the error', () => {
+    const taken = failureResult({
+      code: 'slug_taken',
+      message: 'A project `notes` already exists under `ada`.',
+      meta: { suggestions: ['notes-2', 'notes-3'] },
+    })
+    const [text, json] = taken.content as { text: string }[]
+    expect(text?.text).toContain(
+      'Choose another slug (the availability tools tell which are free). Free slugs instead: `notes-2`, `notes-3`.',
+    )
+    expect(JSON.parse(json?.text ?? '')).toMatchObject({ error: { code: 'slug_taken', suggestions: ['notes-2', 'notes-3'] } })
+    const reserved = failureResult({
+      code: 'validation_failed',
+      message: 'The project slug `x` is reserved.',
+      errors: [{ path: '/body/slug', message: 'is reserved' }],
+      meta: { suggestions: ['x-2'] },
+    })
+    expect((reserved.content as { text: string }[])[0]?.text).toContain('call the tool again. Free slugs instead: `x-2`.')
+    const none = failureResult({ code: 'slug_taken', message: 'Taken.', meta: { suggestions: [] } })
+    expect((none.content as { text: string }[])[0]?.text).not.toContain('Free slugs')
+  })
+})

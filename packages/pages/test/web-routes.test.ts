@@ -1,8 +1,9 @@
 /**
  * The table of the web app's routes: every path a builder makes is one its pattern matches, each
- * parameter encoded as one segment, and every first segment is a name core reserves.
+ * parameter encoded as one segment, every first segment is a name core reserves, and every second
+ * segment under an owner a name core reserves for projects.
  */
-import { webPaths, webTopLevelSegments } from '@quire/core'
+import { slugProblem, webOwnerSegments, webPaths, webTopLevelSegments } from '@quire/core'
 import { describe, expect, it } from 'vitest'
 import { type WebRoute, webRoutes } from '../src/web-routes.ts'
 
@@ -43,6 +44,17 @@ describe('webRoutes', () => {
     }
     expect(webRoutes.profile.pattern).toBe(`/${webPaths.settings}`)
     expect(webRoutes.sharedArtifact.pattern).toBe(`/${webPaths.shareLink}/:token`)
+  })
+
+  it("takes every second segment under an owner from core's webOwnerPaths, or a parameter (a project's slug)", () => {
+    const underOwner = routes.filter(([, route]) => route.pattern.split('/')[1]?.startsWith(':'))
+    expect(underOwner.length).toBeGreaterThan(0)
+    for (const [name, route] of underOwner) {
+      const second = route.pattern.split('/')[2]
+      if (second === undefined || second.startsWith(':')) continue
+      expect(webOwnerSegments.has(second), `${name}: ${route.pattern}`).toBe(true)
+      expect(slugProblem(second, 'project'), `${name}: ${route.pattern}`).toBe('reserved')
+    }
   })
 
   it('builds paths that the pattern matches, each parameter encoded as one segment and read back as given', () => {

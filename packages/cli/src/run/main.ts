@@ -178,6 +178,12 @@ function conflictHint(problem: Record<string, unknown>, named: string | undefine
   return `See what changed with quire artifact changes ${named ?? 'ARTIFACT'} --since ${String(problem.expectedLatestVersion ?? 'N')}, merge, and ${retry}.`
 }
 
+/** The free slugs a refusal offers (a reserved or taken slug) as a next step, or undefined when it offers none. */
+function suggestionsHint(problem: Record<string, unknown>): string | undefined {
+  const free = Array.isArray(problem.suggestions) ? problem.suggestions.filter((s): s is string => typeof s === 'string') : []
+  return free.length === 0 ? undefined : `Free instead: ${free.join(', ')}.`
+}
+
 /** Any failure as the CLI reports it: the server's words, in the command line's terms, with a next step. */
 function asCliError(error: unknown, globals: Globals | null, spec: CommandSpec | null, named: string | undefined): CliError {
   if (error instanceof CliError) return error
@@ -185,7 +191,7 @@ function asCliError(error: unknown, globals: Globals | null, spec: CommandSpec |
     const exit = exitNameOf(error.code)
     const problem = error.problem as Record<string, unknown>
     const details: Record<string, unknown> = { status: error.status, ...(error.requestId ? { requestId: error.requestId } : {}) }
-    for (const key of ['latestVersion', 'expectedLatestVersion', 'errors'] as const)
+    for (const key of ['latestVersion', 'expectedLatestVersion', 'errors', 'suggestions'] as const)
       if (problem[key] !== undefined) details[key] = problem[key]
     const fieldErrors = (problem.errors as { path: string; message: string }[] | undefined) ?? []
     const message =
@@ -193,6 +199,7 @@ function asCliError(error: unknown, globals: Globals | null, spec: CommandSpec |
         ? `Invalid input: ${fieldErrors.map((e) => `${flagOf(spec, e.path)} ${e.message}`).join('; ')}.`
         : error.detail || error.title
     const list = listCommandOf(spec, message)
+    const suggestions = suggestionsHint(problem)
     const hint =
       exit === 'auth_required'
         ? 'Run `quire login`, or pass a token with --token-stdin or AGENT_SERVICE_TOKEN.'
@@ -200,11 +207,13 @@ function asCliError(error: unknown, globals: Globals | null, spec: CommandSpec |
           ? conflictHint(problem, named)
           : error.code === 'precondition_required'
             ? 'Pass --expected-latest-version with the version you started from (quire artifact get shows the latest).'
-            : error.code === 'not_found' && list
-              ? `${list}.`
-              : error.code === 'validation_failed' && spec
-                ? `See quire ${spec.path.join(' ')} --help.`
-                : undefined
+            : suggestions
+              ? suggestions
+              : error.code === 'not_found' && list
+                ? `${list}.`
+                : error.code === 'validation_failed' && spec
+                  ? `See quire ${spec.path.join(' ')} --help.`
+                  : undefined
     return new CliError(exit, message, { code: error.code, ...(hint ? { hint } : {}), details })
   }
   if (error instanceof QuireNetworkError) {

@@ -62,6 +62,12 @@ export const Problem = Type.Object(
     detail: Type.String({ description: 'What went wrong with this request, for humans.' }),
     requestId: Type.Optional(Type.String({ description: 'The request id (also in `X-Request-Id`), to quote when reporting a problem.' })),
     errors: Type.Optional(Type.Array(FieldError, { description: 'On `validation_failed`: each invalid value and what is wrong with it.' })),
+    suggestions: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'On `slug_taken`, and on a `validation_failed` for a reserved slug: up to 3 free, valid alternatives, best first (e.g. `status-reports`, `status-2`).',
+      }),
+    ),
   },
   { additionalProperties: true },
 )

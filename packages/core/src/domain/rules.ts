@@ -40,8 +40,9 @@ export const webPaths = {
 export const webTopLevelSegments: ReadonlySet<string> = new Set(Object.values(webPaths))
 
 /**
- * Names no user, workspace or project may take (artifact slugs are not checked): the web app's
- * top-level paths, and names that collide with routes to come or would mislead readers.
+ * Names no user or workspace may take: the web app's top-level paths, and names that collide with
+ * routes to come or would mislead readers. Project slugs have their own, much shorter list
+ * (`reservedProjectSlugs`); artifact slugs are not checked.
  */
 export const reservedSlugs: ReadonlySet<string> = new Set([
   ...webTopLevelSegments,
@@ -89,11 +90,89 @@ export const reservedSlugs: ReadonlySet<string> = new Set([
   'www',
 ])
 
-/** Why a name cannot be used as a slug, or null when it can. */
-export function slugProblem(name: string, options: { reserved: boolean }): Exclude<AvailabilityReason, 'taken'> | null {
+/**
+ * The second path segments the web app serves under an owner (`/{owner}/<segment>`), now or soon.
+ * A project's page is `/{owner}/{project}`, so a project named like one of these would be shadowed
+ * by the app's own page: only these are reserved for projects (`reservedProjectSlugs`). Today
+ * every route under an owner takes a project's slug there (`/:owner/:project/…`), so the list is
+ * empty; a route that puts a word there must name it here, and apps/web/test/routes.test.ts fails
+ * when a registered route under an owner has a second segment a project could take.
+ */
+export const webOwnerPaths = {} as const satisfies Readonly<Record<string, string>>
+
+/** The web app's second path segments under an owner (`webOwnerPaths`), as a set. */
+export const webOwnerSegments: ReadonlySet<string> = new Set<string>(Object.values(webOwnerPaths))
+
+/**
+ * Names no project may take: only what would collide under `/{owner}/…` (`webOwnerSegments`).
+ * A project is not a username: `status`, `docs` or `api` are fine project names, since nothing of
+ * the app lives at `/{owner}/status` (docs/decisions.md, "Project slugs are not usernames").
+ */
+export const reservedProjectSlugs: ReadonlySet<string> = new Set([...webOwnerSegments])
+
+/** Which list of reserved names a slug is checked against: an owner's (user, workspace), a project's, or none (artifacts). */
+export type SlugKind = 'owner' | 'project' | 'artifact'
+
+const reservedByKind: Readonly<Record<SlugKind, ReadonlySet<string>>> = {
+  owner: reservedSlugs,
+  project: reservedProjectSlugs,
+  artifact: new Set(),
+}
+
+/** Why a name cannot be used as a slug of this kind, or null when it can. */
+export function slugProblem(name: string, kind: SlugKind): Exclude<AvailabilityReason, 'taken'> | null {
   if (!slugRe.test(name)) return 'invalid'
-  if (options.reserved && reservedSlugs.has(name)) return 'reserved'
+  if (reservedByKind[kind].has(name)) return 'reserved'
   return null
+}
+
+/** At most this many alternatives are suggested for a refused slug. */
+export const slugSuggestionCount = 3
+
+/** `Status Reports!` → `status-reports`: a title as a slug, or '' when nothing of it is left. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, 64)
+    .replace(/-+$/, '')
+}
+
+/** `base` cut so that `base-suffix` fits a slug's 64 characters. */
+function withSuffix(base: string, suffix: string): string {
+  return `${base.slice(0, 63 - suffix.length).replace(/-+$/, '')}-${suffix}`
+}
+
+/**
+ * The names to try, best first, for a slug refused as reserved or taken: the title as a slug when
+ * it says more than the slug (`status` titled "Status reports" → `status-reports`), the slug with
+ * the title's first word it lacks, then `<slug>-2`, `<slug>-3`… Only valid slugs of the kind, each
+ * once; whether they are free is the caller's to check (`suggestSlugs`).
+ */
+export function slugCandidates(slug: string, kind: SlugKind, title?: string): string[] {
+  const words = slugify(title ?? '')
+  const extra = words.split('-').find((word) => word !== '' && !slug.split('-').includes(word))
+  const named = [words, extra === undefined ? '' : withSuffix(slug, extra)]
+  const numbered = Array.from({ length: 8 }, (_, i) => withSuffix(slug, String(i + 2)))
+  const seen = new Set([slug])
+  return [...named, ...numbered].filter((name) => {
+    if (name === '' || seen.has(name) || slugProblem(name, kind) !== null) return false
+    seen.add(name)
+    return true
+  })
+}
+
+/** Up to `slugSuggestionCount` of the candidates (`slugCandidates`) that `taken` says are free, asked in order. */
+export async function suggestSlugs(candidates: readonly string[], taken: (name: string) => Promise<boolean>): Promise<string[]> {
+  const free: string[] = []
+  for (const name of candidates) {
+    if (free.length === slugSuggestionCount) break
+    if (!(await taken(name))) free.push(name)
+  }
+  return free
 }
 
 /** Configurable limits (DESIGN "Limits"). */

@@ -71,7 +71,7 @@ async function checkSlug(deps: CoreDeps, caller: Caller, owner: string, projectS
   if (!admitted.ok) return admitted
   if (ctx.project === null) return fail('not_found', unseen.project)
   const base = { ownerUsername: admitted.value.workspace.slug, projectSlug: ctx.project.slug, slug }
-  const problem = slugProblem(slug, { reserved: false })
+  const problem = slugProblem(slug, 'artifact')
   if (problem) return ok({ ...base, available: false, reason: problem })
   const taken = await deps.artifacts.slugTaken(ctx.project.id, slug)
   return ok(taken ? { ...base, available: false, reason: 'taken' } : { ...base, available: true })

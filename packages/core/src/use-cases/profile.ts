@@ -44,7 +44,7 @@ export async function updateProfile(deps: CoreDeps, caller: Caller, body: Update
   const account = await admitAccount(deps, caller, 'profile.update')
   if (!account.ok) return account
   const { principal, userId } = account.value
-  const problem = slugProblem(body.username, { reserved: true })
+  const problem = slugProblem(body.username, 'owner')
   if (problem) {
     return fail('validation_failed', `The username \`${body.username}\` is ${problem}.`, {
       errors: [{ path: '/body/username', message: `is ${problem}` }],

@@ -4,7 +4,7 @@ import { actorOf, viaOf } from '../domain/audit.ts'
 import { unseen } from '../domain/hidden.ts'
 import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
-import { slugProblem } from '../domain/rules.ts'
+import { slugCandidates, slugProblem, suggestSlugs } from '../domain/rules.ts'
 import type { ProjectRecord } from '../ports/records.ts'
 import { admitAccount } from './access.ts'
 import { admitNamespace } from './artifact-gate.ts'
@@ -24,10 +24,12 @@ export async function createProject(
   const admitted = admitNamespace(deps, caller, ctx, 'project.create')
   if (!admitted.ok) return admitted
   const { principal, workspace } = admitted.value
-  const problem = slugProblem(body.slug, { reserved: true })
+  const problem = slugProblem(body.slug, 'project')
   if (problem) {
+    const suggestions = problem === 'reserved' ? await freeProjectSlugs(deps, workspace.id, body.slug, body.title) : []
     return fail('validation_failed', `The project slug \`${body.slug}\` is ${problem}.`, {
       errors: [{ path: '/body/slug', message: `is ${problem}` }],
+      ...(suggestions.length > 0 ? { meta: { suggestions } } : {}),
     })
   }
   const plan = await planIdempotency(deps, principal, idempotencyKey, 'createProject', body)
@@ -63,7 +65,15 @@ export async function createProject(
   })
   if (outcome.ok) return ok({ value: presented, replayed: false })
   if (outcome.reason === 'idempotency_taken') return replayAfterRace<Project>(deps, plan)
-  return fail('slug_taken', `A project \`${body.slug}\` already exists under \`${workspace.slug}\`.`)
+  const suggestions = await freeProjectSlugs(deps, workspace.id, body.slug, body.title)
+  return fail('slug_taken', `A project \`${body.slug}\` already exists under \`${workspace.slug}\`.`, {
+    meta: { suggestions },
+  })
+}
+
+/** Free project slugs to offer instead of a reserved or taken one (`slugCandidates`), each checked in the owner's namespace. */
+function freeProjectSlugs(deps: CoreDeps, workspaceId: string, slug: string, title?: string): Promise<string[]> {
+  return suggestSlugs(slugCandidates(slug, 'project', title), (name) => deps.projects.slugTaken(workspaceId, name))
 }
 
 /** Projects of every workspace the caller belongs to, newest first. */
@@ -88,10 +98,12 @@ export async function checkProjectSlug(
   const admitted = admitNamespace(deps, caller, ctx, 'project.read')
   if (!admitted.ok) return admitted
   const base = { ownerUsername: admitted.value.workspace.slug, slug: path.slug }
-  const problem = slugProblem(path.slug, { reserved: true })
-  if (problem) return ok({ ...base, available: false, reason: problem })
-  const taken = await deps.projects.slugTaken(admitted.value.workspace.id, path.slug)
-  return ok(taken ? { ...base, available: false, reason: 'taken' } : { ...base, available: true })
+  const workspaceId = admitted.value.workspace.id
+  const problem = slugProblem(path.slug, 'project')
+  const reason = problem ?? ((await deps.projects.slugTaken(workspaceId, path.slug)) ? 'taken' : null)
+  if (reason === null) return ok({ ...base, available: true })
+  if (reason === 'invalid') return ok({ ...base, available: false, reason })
+  return ok({ ...base, available: false, reason, suggestions: await freeProjectSlugs(deps, workspaceId, path.slug) })
 }
 
 /** Resolves a project from its owner and slug. */

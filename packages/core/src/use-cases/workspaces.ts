@@ -56,7 +56,7 @@ export async function createWorkspace(
   const account = await admitAccount(deps, caller, 'workspace.create')
   if (!account.ok) return account
   const { principal, userId } = account.value
-  const problem = slugProblem(body.slug, { reserved: true })
+  const problem = slugProblem(body.slug, 'owner')
   if (problem) {
     return fail('validation_failed', `The workspace slug \`${body.slug}\` is ${problem}.`, {
       errors: [{ path: '/body/slug', message: `is ${problem}` }],

@@ -61,7 +61,8 @@ export const tools = [
   defineTool({
     name: 'check_project_slug_availability',
     title: 'Check a project slug',
-    description: 'Tells whether a project slug is free in a namespace, and if not, why (taken, reserved or not a valid slug). Read-only.',
+    description:
+      'Tells whether a project slug is free in a namespace, and if not, why (taken, reserved or not a valid slug) with up to 3 free alternatives (`suggestions`) when it is taken or reserved. Project slugs are not usernames: `status`, `docs` or `api` are fine. Read-only.',
     operation: 'checkProjectSlug',
     fields: { ownerUsername: 'params.owner', slug: 'params.slug' },
   }),

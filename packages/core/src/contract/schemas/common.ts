@@ -85,6 +85,13 @@ export const AvailabilityReason = Type.Union([Type.Literal('taken'), Type.Litera
 })
 export type AvailabilityReason = Static<typeof AvailabilityReason>
 
+/** Free names offered instead of a refused slug (the availability answer and the refusal's problem body). */
+export const SlugSuggestions = Type.Array(Type.String({ pattern: SLUG_PATTERN }), {
+  maxItems: 3,
+  description:
+    'When the slug is `reserved` or `taken`: up to 3 alternatives that were free and valid when asked, best first (e.g. `status-reports`, `status-2`).',
+})
+
 /** Who did something, as recorded on versions and audit events. */
 export const ActorRef = Type.Object({
   kind: Type.Union(

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { Description, OwnerUsername, Title } from './artifact.ts'
-import { ActorRef, AvailabilityReason, PathSegment, ProjectId, Slug, Text, Timestamp, WorkspaceId } from './common.ts'
+import { ActorRef, AvailabilityReason, PathSegment, ProjectId, Slug, SlugSuggestions, Text, Timestamp, WorkspaceId } from './common.ts'
 
 export const Icon = Text({ minLength: 1, maxLength: 16, description: 'A short symbol, e.g. an emoji (1–16 characters).' })
 
@@ -52,5 +52,6 @@ export const ProjectSlugAvailability = Type.Object({
   slug: Type.String({ description: 'The project slug asked about.' }),
   available: Type.Boolean({ description: 'True when the slug is valid, not reserved and no project of the owner has it.' }),
   reason: Type.Optional(AvailabilityReason),
+  suggestions: Type.Optional(SlugSuggestions),
 })
 export type ProjectSlugAvailability = Static<typeof ProjectSlugAvailability>

@@ -7,6 +7,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { tools } from '@quire/mcp'
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -302,6 +303,37 @@ describe('every tool, through the SDK client', () => {
     } finally {
       await writer.close()
     }
+  })
+
+  it('answers every dry-run tool with the version or settings it would write, and no "undefined" in its text (issue 30)', async () => {
+    // A project of its own: the test runs alone too (-t).
+    await checked('create_project', { ownerUsername: owner.username, slug: 'dry-runs', title: 'Dry runs', icon: 'D' })
+    const doc = await checked('create_artifact', { ...artifactArgs('dry-texts', 'one\n'), projectSlug: 'dry-runs' })
+    const id = doc.id as string
+    await checked('update_artifact', { artifactId: id, content: 'two\n', expectedLatestVersion: 1 })
+    // One call per tool that takes dryRun; a new dry-run tool fails here until it has one.
+    const calls: Record<string, Record<string, unknown>> = {
+      update_artifact: { artifactId: id, content: 'three\n', expectedLatestVersion: 2, dryRun: true },
+      restore_artifact_version: { artifactId: id, versionNumber: 1, dryRun: true },
+      set_artifact_access: { artifactId: id, access: { publicView: true }, dryRun: true },
+    }
+    const dryRunTools = tools.filter((t) => 'extensions' in t && 'dryRun' in t.extensions).map((t) => t.name)
+    expect(Object.keys(calls).sort()).toEqual(dryRunTools.sort())
+    for (const [name, args] of Object.entries(calls)) {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult
+      const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n')
+      expect(result.isError, `${name}: ${text}`).toBeFalsy()
+      expect(text, name).not.toContain('undefined')
+      expect(JSON.parse(textOf(result)), name).toEqual(result.structuredContent)
+      expect(result.structuredContent, name).toMatchObject({ dryRun: true, artifactId: id })
+    }
+    // The versions a dry run names: from the latest (2) to the one the write would create (3).
+    const update = await checked('update_artifact', calls.update_artifact)
+    expect(update).toMatchObject({ fromVersion: 2, wouldCreate: { versionNumber: 3, restoredFrom: null } })
+    const restore = await checked('restore_artifact_version', calls.restore_artifact_version)
+    expect(restore).toMatchObject({ fromVersion: 2, wouldCreate: { versionNumber: 3, restoredFrom: 1 } })
+    expect(await checked('set_artifact_access', calls.set_artifact_access)).toMatchObject({ changed: ['publicView'] })
+    expect(await checked('get_artifact', { artifactId: id })).toMatchObject({ latestVersion: 2, access: { publicView: false } })
   })
 
   it('refuses a share link granting more than the key may do (the edge naming every scope the tool needs), writing nothing', async () => {

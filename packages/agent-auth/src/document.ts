@@ -23,6 +23,9 @@ const endpointNames: Record<AgentEndpoint, string> = {
   revoke: `POST ${agentPaths.revoke}`,
 }
 
+/** Where the API describes itself (packages/rest/src/plugins/openapi.ts serves both on the API's origin). */
+const apiReference = { openapi: '/openapi.json', docs: '/docs' } as const
+
 const fence = '```'
 const tick = (text: string) => `\`${text}\``
 
@@ -302,6 +305,7 @@ export function authDocument(ctx: AgentContext): string {
           `- A pre-claim token acts for nobody: ${tick('/api/profile/me')} answers 403, and it reads only public artifacts (e.g. ${tick(`GET ${api}/api/by-path/<owner>/<project>/<slug>`)}).`,
         ]
       : []),
+    `- REST reference: ${tick(`${api}${apiReference.openapi}`)} is the OpenAPI description of every operation (its parameters, bodies, answers and the scope each needs); ${tick(`${api}${apiReference.docs}`)} is the same, browsable.`,
     `- MCP: the same token works as a bearer token at ${tick(url(agentPaths.mcp))} (Streamable HTTP, JSON-RPC over POST); ${tick('get_current_principal')} is the first call there.`,
     `- Command line: ${tick(`AGENT_SERVICE_BASE_URL=${api} AGENT_SERVICE_TOKEN=<access_token> quire whoami`)} (the token in the environment, never on a command line others can see).`,
     `- 401 (${tick('WWW-Authenticate: Bearer … error="invalid_token"')}): the token expired or was revoked. Exchange your assertion once more (Step 5); if that answers ${tick('invalid_grant')}, start again at Step 1. 403 ${tick('insufficient_scope')}: the token lacks the scope named in the header; do not retry.`,
@@ -351,7 +355,8 @@ export function authDocument(ctx: AgentContext): string {
     '',
     '## Security',
     '',
-    `- ${tick('claim_token')}, identity assertions and access tokens are secrets. You receive each once: hold them in memory only, never write them to logs, files, prompts or messages; show the person the code and the link, never the tokens. Quire itself keeps only their SHA-256 hashes and cannot show them again.`,
+    `- ${tick('claim_token')}, identity assertions and access tokens are secrets. You receive each once: hold them in memory only, never write them to logs, prompts or messages; show the person the code and the link, never the tokens. Quire itself keeps only their SHA-256 hashes and cannot show them again.`,
+    `- If you work through a shell whose commands cannot share memory (each one a new process), keep a secret in a file only you can read, mode 0600, and delete it when you are done: ${tick('umask 077; secrets=$(mktemp)')} before the first write (mktemp makes it 0600), ${tick('rm -f "$secrets"')} at the end, also when you stop early. Never pass a secret as a command-line argument of a long-running process, and never put it in the shell history.`,
     `- Send secrets only to the URLs above (HTTPS in production). Put tokens in the ${tick('Authorization')} header or a form body, never in a URL.`,
     '- Only the person you named can confirm the claim, signed in with that verified email. Never ask them for their password or a session cookie, and never confirm a claim yourself.',
     `- A user code is short-lived (${span(life.userCodeSeconds)}) and single-use; a new claim request replaces it. Everything ends with the claim window (${span(life.claimWindowSeconds)}) unless the person confirms.`,

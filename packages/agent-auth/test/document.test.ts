@@ -136,9 +136,21 @@ describe('the /auth.md document', () => {
     expect(metadata.grant_types_supported).toEqual(expect.arrayContaining([agentGrantTypes.claim, agentGrantTypes.jwtBearer]))
   })
 
-  it('tells the agent to keep secrets in memory and out of logs', () => {
+  it('tells the agent to keep secrets in memory and out of logs; from a shell, in a 0600 file it deletes', () => {
     expect(doc).toMatch(/hold (it|them) in memory/)
     expect(doc).toMatch(/never write them to logs/)
+    const shell = doc.split('\n').find((line) => line.includes('shell whose commands cannot share memory')) ?? ''
+    expect(shell).toContain('mode 0600')
+    expect(shell).toContain('umask 077')
+    expect(shell).toMatch(/delete it when you are done/)
+    expect(shell).toContain('rm -f "$secrets"')
+  })
+
+  it('links the REST reference and the MCP endpoint by absolute URLs of this deployment', () => {
+    const links = [`${urls.apiUrl}/openapi.json`, `${urls.apiUrl}/docs`, `${urls.webUrl}/mcp`]
+    for (const link of links) expect(doc, link).toContain(`\`${link}\``)
+    // No link is relative: every mention of these paths is after an origin.
+    for (const path of ['/openapi.json', '/docs', '/mcp']) expect(doc).not.toMatch(new RegExp(`[\\s\`(]${path.replace('.', '\\.')}\\b`))
   })
 
   it('says anonymous registration is off when no pre-claim scopes are configured', () => {

@@ -14,6 +14,7 @@ import { deriveCommand, withVariant } from '../src/registry/derive.ts'
 import { globalFlags } from '../src/registry/globals.ts'
 import { operationCommands } from '../src/registry/operations.ts'
 import type { CommandSpec } from '../src/registry/types.ts'
+import { tree } from '../src/run/command-line.ts'
 import type { Io } from '../src/run/context.ts'
 import { exitCodes } from '../src/run/exit-codes.ts'
 import { main } from '../src/run/main.ts'
@@ -60,6 +61,7 @@ interface Catalog {
   exitCodes: { code: number; name: string; meaning: string }[]
   commands: {
     name: string
+    aliases: string[]
     options: { flag: string; required: boolean; type: string; choices: string[] | null; description: string }[]
     positionals: { name: string; flag: string }[]
     examples: string[]
@@ -250,6 +252,43 @@ describe('quire schema', () => {
       }
     }
     expect(mutating).toEqual(expect.arrayContaining(['push', 'artifact delete', 'login', 'logout']))
+  })
+
+  it('takes an alias as its command: artifact view is artifact get, in the parser, help and the catalog', async () => {
+    const catalog: Catalog = JSON.parse((await run(['schema'])).stdout)
+    const get = catalog.commands.find((c) => c.name === 'artifact get')
+    expect(get?.aliases).toEqual(['artifact view'])
+    // Only the commands that declare aliases have any.
+    const aliased = catalog.commands.filter((c) => c.aliases.length).map((c) => c.name)
+    expect(aliased).toEqual(commands.filter((c) => c.aliases?.length).map((c) => c.path.join(' ')))
+    const help = (await run(['artifact', 'get', '--help'])).stdout
+    expect(help).toContain('\nAliases: quire artifact view\n')
+    expect((await run(['artifact', 'view', '--help'])).stdout).toBe(help)
+    expect(section((await run(['artifact', '--help'])).stdout, 'Subcommands:')).toContainEqual(
+      expect.stringMatching(/^ {2}get +Show an artifact \(alias: view\)$/),
+    )
+    // The alias reaches the command's own checks: a missing artifact is asked for as for `get`.
+    const missing = await run(['--no-input', 'artifact', 'view'])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('--artifact-id')
+    expect(missing.stderr).not.toContain('Unknown command')
+  })
+
+  it("refuses an alias that is another command's name or alias", () => {
+    const get = { path: ['artifact', 'get'], spec: () => ({}) as CommandSpec }
+    const list = { path: ['artifact', 'list'], spec: () => ({}) as CommandSpec }
+    expect(() => tree([{ ...get, aliases: ['list'] }, list])).toThrow('quire artifact get: its alias "list" names another command too')
+    expect(() =>
+      tree([
+        { ...get, aliases: ['view'] },
+        { ...list, aliases: ['view'] },
+      ]),
+    ).toThrow('its alias "view"')
+    expect(
+      tree([{ ...get, aliases: ['view'] }, list])
+        .children.get('artifact')
+        ?.child('view')?.path,
+    ).toEqual(['artifact', 'get'])
   })
 
   it('after artifact content, --version is the artifact version: a whole number; elsewhere after a command it is unknown', async () => {

@@ -126,7 +126,10 @@ describe('quire, every command against a running server', { timeout: commandsTim
 
   it('artifact list, get, update, restore, content, versions, diff, slug checks and paths', async () => {
     expect((await json<{ items: { id: string }[] }>(['artifact', 'list'])).items.map((a) => a.id)).toContain(artifactId)
-    expect(await json(['artifact', 'get', '--artifact-id', artifactId])).toMatchObject({ id: artifactId, latestVersion: 2 })
+    const got = await json(['artifact', 'get', '--artifact-id', artifactId])
+    expect(got).toMatchObject({ id: artifactId, latestVersion: 2 })
+    // `view` is an alias of `get` (gh's habit): the same call, the same answer.
+    expect(await json(['artifact', 'view', '--artifact-id', artifactId])).toEqual(got)
     const body = join(quire.home, 'v3.json')
     await writeFile(body, JSON.stringify({ content: '# The launch plan\n\nThird.\n', changelog: 'third', expectedLatestVersion: 2 }))
     expect(await json(['artifact', 'update', '--artifact-id', artifactId, '--json', `@${body}`])).toMatchObject({ versionNumber: 3 })
@@ -408,8 +411,8 @@ describe('quire, failures and conventions', { timeout: commandsTimeout }, () => 
     const typo = await quire.cli(['artifact', 'get', '--artifact-idd', 'art_x'])
     expect(typo.code).toBe(2)
     expect(typo.stderr).toBe('error: Unknown flag --artifact-idd for "quire artifact get".\nhint: Did you mean --artifact-id?\n')
-    const view = await quire.cli(['artifact', 'view', 'ada/notes/plan'])
-    expect(view.stderr).toBe('error: Unknown command "quire artifact view".\nhint: Did you mean "quire artifact get"?\n')
+    const show = await quire.cli(['artifact', 'show', 'ada/notes/plan'])
+    expect(show.stderr).toBe('error: Unknown command "quire artifact show".\nhint: Did you mean "quire artifact get"?\n')
   })
 
   it('a token that is not one token is refused before it reaches a header, and never echoed', async () => {

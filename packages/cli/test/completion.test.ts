@@ -68,12 +68,11 @@ async function run(command: string, args: readonly string[]): Promise<string> {
 
 /** Every group of the command tree, as words ('artifact access'). */
 const groups = [...new Set(commands.flatMap((c) => c.path.slice(1).map((_, i) => c.path.slice(0, i + 1).join(' '))))]
-/** The subcommands of a group ('' is quire itself), in the rows' order. */
+/** The subcommands of a group ('' is quire itself), in the rows' order, each command's aliases after its name. */
 function subcommandsOf(group: string): string[] {
   const depth = group === '' ? 0 : group.split(' ').length
-  return [
-    ...new Set(commands.filter((c) => c.path.length > depth && c.path.slice(0, depth).join(' ') === group).map((c) => c.path[depth] ?? '')),
-  ]
+  const inGroup = commands.filter((c) => c.path.length > depth && c.path.slice(0, depth).join(' ') === group)
+  return [...new Set(inGroup.flatMap((c) => [c.path[depth] ?? '', ...(c.path.length === depth + 1 ? (c.aliases ?? []) : [])]))]
 }
 /** A shell's output for several lines, each after a line `<case>`: the lines it printed for each. */
 const cases = (out: string) =>
@@ -110,6 +109,10 @@ done`
     expect(await complete('quire artifact ')).toEqual(expect.arrayContaining(['content', 'diff', 'access', 'get', 'update']))
     expect(await complete('quire artifact access ')).toEqual(['get', 'set'])
     expect(await complete('quire --format json --base-url http://x art')).toEqual(['artifact'])
+    // An alias is a word like its command's name, and takes its flags.
+    expect((await complete('quire artifact v')).sort()).toEqual(['versions', 'view'])
+    expect(await complete('quire artifact view --art')).toEqual(['--artifact-id'])
+    expect(await complete('quire artifact view art_1 ')).toContain('--artifact-id')
     const all = ['', ...groups]
     const offered = await completeEach(all.map(lineAt))
     for (const [i, group] of all.entries()) expect(offered[i], group).toEqual(subcommandsOf(group))
@@ -244,8 +247,10 @@ print READY
     expect(artifact.map(([word]) => word)).toEqual(subcommandsOf('artifact'))
     const get = commands.find((c) => c.path.join(' ') === 'artifact get')
     expect(artifact).toContainEqual(['get', get?.summary])
+    expect(artifact).toContainEqual(['view', `${get?.summary} (alias of get)`])
     expect(await words('quire artifact access ')).toEqual(['get', 'set'])
     expect(await words('quire --format json art')).toEqual(['artifact'])
+    expect(await words('quire artifact view --art')).toEqual(['--artifact-id'])
   })
 
   it("offers the command's flags and the global ones", async () => {
@@ -296,8 +301,10 @@ describe('fish', { timeout: commandsTimeout }, () => {
     const artifact = await complete('quire artifact ')
     const get = commands.find((c) => c.path.join(' ') === 'artifact get')
     expect(artifact).toContainEqual(['get', get?.summary])
+    expect(artifact).toContainEqual(['view', `${get?.summary} (alias of get)`])
     expect(await words('quire artifact access ')).toEqual(['get', 'set'])
     expect(await words('quire --format json art')).toEqual(['artifact'])
+    expect(await words('quire artifact view --art')).toEqual(['--artifact-id'])
     // fish sorts the words.
     const all = ['', ...groups]
     const offered = await completeEach(all.map(lineAt))

@@ -51,13 +51,22 @@ function flagOf(flag: Pick<OptionSpec, 'name' | 'type' | 'description' | 'choice
   return { name: flag.name, description: flag.description, value, repeats: flag.type === 'array' }
 }
 
-/** The parser's command tree (run/command-line.ts), with what completion needs of each node. */
-function nodeOf(node: CommandNode): Node {
+/**
+ * The parser's command tree (run/command-line.ts), with what completion needs of each node. An
+ * alias is a node of its own at its word (`artifact view`), with its command's flags, so the
+ * scripts follow and offer it like any other word.
+ */
+function nodeOf(node: CommandNode, path: readonly string[] = node.path): Node {
   const spec = node.spec
+  const children = [...node.children.values()].flatMap((child) => [
+    nodeOf(child),
+    ...child.aliases.map((alias) => nodeOf(child, [...path, alias])),
+  ])
+  const canonical = node.path.at(-1) ?? ''
   return {
-    path: node.path,
-    children: [...node.children.values()].map(nodeOf),
-    summary: spec?.summary ?? '',
+    path,
+    children,
+    summary: spec ? (path.at(-1) === canonical ? spec.summary : `${spec.summary} (alias of ${canonical})`) : '',
     flags: spec ? [...spec.options.map(flagOf), ...(spec.destructive ? [yes] : [])] : [],
     positionals: spec?.positionals?.map((p) => p.name) ?? [],
   }

@@ -25,6 +25,8 @@ export function catalog() {
       const variant = c.variant ? operations[c.variant.operation] : null
       return {
         name: c.path.join(' '),
+        // Other names of the command, in full (`artifact view` for `artifact get`).
+        aliases: (c.aliases ?? []).map((alias) => [...c.path.slice(0, -1), alias].join(' ')),
         summary: c.summary,
         mutates: c.mutates,
         destructive: c.destructive === true,

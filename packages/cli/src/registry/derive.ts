@@ -23,6 +23,8 @@ export interface FlagOverride {
 export interface CommandOverride {
   /** `['artifact', 'get']` is `quire artifact get`. */
   readonly command: readonly string[]
+  /** Other last words for the command (`view` for `artifact get`). */
+  readonly aliases?: readonly string[]
   /** Default: the operation's summary. */
   readonly summary?: string
   /** The spec's `--json` option: the whole body as JSON, and what it holds. Body-field flags win over it. */
@@ -193,6 +195,7 @@ export function deriveCommand(operationId: OperationId, override: CommandOverrid
   const positionals = positionalsOf(options)
   return {
     path: override.command,
+    ...(override.aliases?.length ? { aliases: override.aliases } : {}),
     summary: override.summary ?? op.summary,
     operation: operationId,
     ...(positionals.length ? { positionals } : {}),
@@ -257,7 +260,8 @@ export function commandEntriesOf(overrides: CliOverrides): CommandEntry[] {
     const each: readonly CommandOverride[] = Array.isArray(entry) ? entry : [entry as CommandOverride]
     return each.map((override) => {
       let spec: CommandSpec | undefined
-      return { path: override.command, spec: () => (spec ??= deriveCommand(id, override)) }
+      const aliases = override.aliases?.length ? { aliases: override.aliases } : {}
+      return { path: override.command, ...aliases, spec: () => (spec ??= deriveCommand(id, override)) }
     })
   })
   return rows.reduce((all, [id, entry]) => {
@@ -266,7 +270,7 @@ export function commandEntriesOf(overrides: CliOverrides): CommandEntry[] {
     const base = all[at]
     if (!base) throw new Error(`${id}: no command quire ${entry.command.join(' ')} to run it`)
     let spec: CommandSpec | undefined
-    return all.with(at, { path: base.path, spec: () => (spec ??= withVariant(base.spec(), id, entry)) })
+    return all.with(at, { ...base, spec: () => (spec ??= withVariant(base.spec(), id, entry)) })
   }, entries)
 }
 

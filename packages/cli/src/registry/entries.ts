@@ -6,7 +6,7 @@ import type { CommandEntry, CommandSpec } from './types.ts'
 const derived = commandEntriesOf(operationCommands)
 /** The derived commands of these top-level groups, in the order of the operation map. */
 const groups = (...names: string[]) => derived.filter((c) => names.includes(c.path[0] ?? ''))
-const own = (spec: CommandSpec): CommandEntry => ({ path: spec.path, spec: () => spec })
+const own = (spec: CommandSpec): CommandEntry => ({ path: spec.path, ...(spec.aliases ? { aliases: spec.aliases } : {}), spec: () => spec })
 
 /**
  * The commands of `quire`, in the order of the specification's table: the commands derived from

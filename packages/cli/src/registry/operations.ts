@@ -178,6 +178,7 @@ export const operationCommands = {
   },
   getArtifact: {
     command: ['artifact', 'get'],
+    aliases: ['view'],
     summary: 'Show an artifact',
     examples: ['quire artifact get ada/notes/plan', 'quire artifact get --artifact-id art_01jc0000000000000000000000'],
   },

@@ -58,6 +58,11 @@ export interface Column {
 export interface CommandSpec {
   /** `['artifact', 'get']` is `quire artifact get`. */
   readonly path: readonly string[]
+  /**
+   * Other last words that name the same command (`view` for `artifact get`, gh's habit): the parser
+   * takes them, help lists them with the command, completion offers them, `quire schema` names them.
+   */
+  readonly aliases?: readonly string[]
   readonly summary: string
   /**
    * The REST operation the command calls (the spec: "each command calls one REST endpoint"), or
@@ -105,6 +110,8 @@ export interface CommandSpec {
  */
 export interface CommandEntry {
   readonly path: readonly string[]
+  /** The row's `aliases`, known before the row is made (the parser's tree holds them). */
+  readonly aliases?: readonly string[]
   readonly spec: () => CommandSpec
 }
 

@@ -11,7 +11,12 @@ import { CliError } from './cli-error.ts'
 /** A node of the command tree: `artifact` holds `get`, `access` holds `get` and `set`. */
 export interface Node {
   readonly path: readonly string[]
+  /** The subcommands by their names (an alias is not a child of its own: help and completion list each command once). */
   readonly children: Map<string, Node>
+  /** The other words that name this command (`view` for `artifact get`). */
+  readonly aliases: readonly string[]
+  /** The subcommand a word names: its name or one of its aliases. */
+  child(word: string): Node | undefined
   /** The command these words name (made on first use), or none for a group. */
   readonly spec: CommandSpec | undefined
 }
@@ -19,30 +24,50 @@ export interface Node {
 class CommandNode implements Node {
   readonly path: readonly string[]
   readonly children = new Map<string, CommandNode>()
+  /** The children's aliases, to the child. */
+  readonly aliased = new Map<string, CommandNode>()
   entry: CommandEntry | undefined
   constructor(path: readonly string[]) {
     this.path = path
+  }
+  get aliases(): readonly string[] {
+    return this.entry?.aliases ?? []
+  }
+  child(word: string): CommandNode | undefined {
+    return this.children.get(word) ?? this.aliased.get(word)
   }
   get spec(): CommandSpec | undefined {
     return this.entry?.spec()
   }
 }
 
+/** An alias that is another command's name or alias would make one word mean two commands (a registry mistake). */
+const aliasClash = (node: Node, alias: string) => new Error(`quire ${node.path.join(' ')}: its alias "${alias}" names another command too`)
+
 /** The tree of the commands' words; a command's row is made only when its node is asked for it. */
 export function tree(rows: readonly (CommandEntry | CommandSpec)[]): Node {
   const root = new CommandNode([])
+  const parents = new Set<CommandNode>()
   for (const row of rows) {
     let node = root
+    let parent = root
     for (const name of row.path) {
       let next = node.children.get(name)
       if (!next) {
         next = new CommandNode([...node.path, name])
         node.children.set(name, next)
       }
+      parent = node
       node = next
     }
-    node.entry = 'spec' in row ? row : { path: row.path, spec: () => row }
+    node.entry = 'spec' in row ? row : { path: row.path, ...(row.aliases ? { aliases: row.aliases } : {}), spec: () => row }
+    for (const alias of row.aliases ?? []) {
+      if (parent.aliased.has(alias)) throw aliasClash(node, alias)
+      parent.aliased.set(alias, node)
+    }
+    parents.add(parent)
   }
+  for (const parent of parents) for (const [alias, node] of parent.aliased) if (parent.children.has(alias)) throw aliasClash(node, alias)
   return root
 }
 
@@ -150,7 +175,7 @@ export function read(argv: readonly string[], root: Node): Reading {
       if (boolean === false && !word.includes('=') && i + 1 < argv.length) rest.push(argv[++i] as string)
       continue
     }
-    const child = node.spec ? undefined : node.children.get(word)
+    const child = node.spec ? undefined : node.child(word)
     if (child) {
       node = child
       known = knownFlags(node.spec)

@@ -77,6 +77,9 @@ function commandHelp(spec: CommandSpec): string[] {
     spec.summary,
     '',
     `Usage: ${usage}`,
+    ...(spec.aliases?.length
+      ? ['', `Aliases: ${spec.aliases.map((a) => ['quire', ...spec.path.slice(0, -1), a].join(' ')).join(', ')}`]
+      : []),
     ...(positionals.length ? ['', 'Arguments:', ...rows(positionals.map((p) => [p.name.toUpperCase(), p.description]))] : []),
     ...(own.length ? ['', 'Flags:', ...rows(own)] : []),
     ...(spec.mutates && spec.operation
@@ -98,7 +101,10 @@ function commandHelp(spec: CommandSpec): string[] {
 
 function groupHelp(node: Node): string[] {
   const name = ['quire', ...node.path].join(' ')
-  const leaf = (child: Node) => child.spec?.summary ?? groupSummaries[child.path.at(-1) ?? ''] ?? ''
+  const leaf = (child: Node) => {
+    const summary = child.spec?.summary ?? groupSummaries[child.path.at(-1) ?? ''] ?? ''
+    return child.aliases.length ? `${summary} (alias: ${child.aliases.join(', ')})` : summary
+  }
   const lines = [...node.children.values()].map((child) => [child.path.at(-1) ?? '', leaf(child)] as const)
   const root = node.path.length === 0
   return [

@@ -117,7 +117,7 @@ export const tools = [
     name: 'update_artifact',
     title: 'Publish a new version',
     description:
-      'Appends a new immutable version with the full new `content`. `expectedLatestVersion` must be the latest version you read (get_artifact): if someone published since, nothing is written and the error names the current version and shows the diff you missed (when your credential may read the content); merge and retry with that number. Returns the new version: its `versionNumber`, SHA-256, size and author. With `dryRun: true` every check runs and nothing is written: the answer names the version it would create and the diff from the latest.',
+      'Appends a new immutable version with the full new `content`. `expectedLatestVersion` must be the latest version you read (get_artifact): if someone published since, nothing is written and the error names the current version and shows the diff you missed (when your credential may read the content); merge and retry with that number. Returns the new version: its `versionNumber`, SHA-256, size and author. With `dryRun: true` every check runs and nothing is written: the answer names the version it would create (`wouldCreate.versionNumber`, the latest `fromVersion` + 1) and the diff from the latest.',
     operation: 'appendVersion',
     fields: {
       artifactId: 'params.artifactId',
@@ -132,7 +132,7 @@ export const tools = [
     name: 'restore_artifact_version',
     title: 'Restore a version',
     description:
-      'Publishes the content of an earlier version as a new head version (history is kept; nothing is overwritten). Returns the new version, with `restoredFrom` naming the one restored. With `dryRun: true` nothing is written: the answer names the version it would create and the diff from the latest.',
+      'Publishes the content of an earlier version as a new head version (history is kept; nothing is overwritten). Returns the new version, with `restoredFrom` naming the one restored. With `dryRun: true` nothing is written: the answer names the version it would create (`wouldCreate.versionNumber`, the latest `fromVersion` + 1) and the diff from the latest.',
     operation: 'restoreVersion',
     fields: { artifactId: 'params.artifactId', versionNumber: 'params.versionNumber' },
     extensions: { changelog: 'body.changelog', expectedLatestVersion: 'body.expectedLatestVersion', ...retrySafe, ...previewable },

@@ -61,7 +61,7 @@ export async function requestClaim(ctx: AgentContext, body: unknown): Promise<Ag
       at: now,
       audit:
         registration.type === 'anonymous'
-          ? namingEvent(ctx, 'agent.claim_requested', registration.id, registration.type, registration.postClaimScopes, now)
+          ? namingEvent(ctx, 'agent.claim_requested', registration, registration.type, registration.postClaimScopes, now)
           : null,
     })
     if (started.ok) {
@@ -112,6 +112,8 @@ function present(registration: AgentRegistrationRecord, codeExpiresAt: Date): Cl
   return {
     id: registration.id,
     type: registration.type,
+    name: registration.name,
+    description: registration.description,
     scopes: registration.postClaimScopes,
     createdAt: registration.createdAt,
     codeExpiresAt,

@@ -1,4 +1,12 @@
-import { actions, authorizationServerMetadata, oauthServerConfig, type Scope, scopes } from '@quire/core'
+import {
+  actions,
+  agentDescriptionMaxLength,
+  agentNameMaxLength,
+  authorizationServerMetadata,
+  oauthServerConfig,
+  type Scope,
+  scopes,
+} from '@quire/core'
 import { agentGrantTypes, agentLifetimes, agentPaths } from './constants.ts'
 import { type AgentContext, addSeconds, iso } from './context.ts'
 import { type AgentEndpoint, type AgentErrorInfo, agentErrors } from './errors.ts'
@@ -189,7 +197,7 @@ export function authDocument(ctx: AgentContext): string {
     '',
     '## Step 3: Register',
     '',
-    `${tick(`POST ${url(agentPaths.identity)}`)} with a JSON body: ${tick('type')} (${agentTypesText(types)}), ${tick('login_hint')} (the person's email; ${tick('service_auth')} only), and optionally ${tick('scopes')} (a list of scope names).`,
+    `${tick(`POST ${url(agentPaths.identity)}`)} with a JSON body: ${tick('type')} (${agentTypesText(types)}), ${tick('login_hint')} (the person's email; ${tick('service_auth')} only), and optionally ${tick('scopes')} (a list of scope names), ${tick('name')} (what the person will see you as, plain text, at most ${agentNameMaxLength} characters; without it you get a generated one, returned as ${tick('name')}) and ${tick('description')} (what you do, at most ${agentDescriptionMaxLength} characters).`,
     '',
     `${fence}sh`,
     `curl -sS -X POST ${url(agentPaths.identity)} \\`,

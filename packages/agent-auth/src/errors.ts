@@ -46,6 +46,13 @@ export const agentErrors = {
       action: 'Request only scopes from the allowed list below, or omit `scopes` to get all allowed scopes.',
       by: 'agent-auth',
     },
+    validation_failed: {
+      status: 400,
+      meaning:
+        '`name` (at most 80 characters) or `description` (at most 500) is not a string, is empty after trimming, is too long, or has control characters or line breaks.',
+      action: 'Send plain text on one line within the limit, or leave the field out (an agent without a name gets a generated one).',
+      by: 'agent-auth',
+    },
     anonymous_not_enabled: {
       status: 400,
       meaning: 'This deployment does not accept anonymous registrations.',

@@ -22,7 +22,7 @@ function tokenIssued(
     id: ctx.deps.ids.next('evt'),
     at,
     action: 'agent.token_issued',
-    actor: agentActor(registration.id, owner),
+    actor: agentActor(registration, owner),
     via: { surface: 'api', credential: 'agent', credentialId: tokenId },
     workspaceId: owner.personalWorkspaceId,
     artifactId: null,

@@ -1,4 +1,16 @@
-import { type AgentOwner, type AgentType, type AuditEventDraft, agentActor, newSecret, type Scope, secretPrefixes } from '@quire/core'
+import {
+  type AgentOwner,
+  type AgentType,
+  type AuditEventDraft,
+  agentActor,
+  agentDescriptionMaxLength,
+  agentNameMaxLength,
+  checkAgentText,
+  generatedAgentName,
+  newSecret,
+  type Scope,
+  secretPrefixes,
+} from '@quire/core'
 import { newAssertionId, signAssertion } from './assertion.ts'
 import { agentLifetimes, agentTypes } from './constants.ts'
 import { type AgentContext, addSeconds, claimBlock, codeDraft, earliest, iso } from './context.ts'
@@ -17,7 +29,7 @@ export const codeAttempts = 5
 export function namingEvent(
   ctx: AgentContext,
   action: 'agent.registered' | 'agent.claim_requested',
-  registrationId: string,
+  agent: { readonly id: string; readonly name: string },
   type: AgentType,
   scopes: readonly Scope[],
   at: Date,
@@ -26,11 +38,11 @@ export function namingEvent(
     id: ctx.deps.ids.next('evt'),
     at,
     action,
-    actor: agentActor(registrationId, null),
+    actor: agentActor(agent, null),
     via: { surface: 'api', credential: null, credentialId: null },
     workspaceId: owner.personalWorkspaceId,
     artifactId: null,
-    data: { agentId: registrationId, type, requestedScopes: [...scopes] },
+    data: { agentId: agent.id, type, requestedScopes: [...scopes] },
   })
 }
 
@@ -66,16 +78,23 @@ export async function register(ctx: AgentContext, body: unknown): Promise<AgentR
   }
   const requested = requestScopes(body.scopes, ctx.settings.allowedScopes, 'scopes')
   if (!requested.ok) return fail(requested.kind === 'request' ? 'invalid_request' : 'invalid_scope', `${requested.why}.`)
+  const givenName = checkAgentText('name', body.name, agentNameMaxLength)
+  if (!givenName.ok) return fail('validation_failed', `${givenName.why}.`)
+  const description = checkAgentText('description', body.description, agentDescriptionMaxLength)
+  if (!description.ok) return fail('validation_failed', `${description.why}.`)
 
   const { deps } = ctx
   const now = deps.clock.now()
   const id = deps.ids.next('agt')
+  const name = givenName.value ?? generatedAgentName(id)
+  const described = { name, description: description.value }
   const { secret: claimToken, hash: claimTokenHash } = await newSecret(secretPrefixes.claimToken)
   const claimExpiresAt = addSeconds(now, agentLifetimes.claimWindowSeconds)
   const postClaimScopes = requested.scopes
   const common = {
     registration_id: id,
     registration_type: type,
+    name,
     claim_token: claimToken,
     claim_token_expires: iso(claimExpiresAt),
     post_claim_scopes: postClaimScopes,
@@ -88,6 +107,7 @@ export async function register(ctx: AgentContext, body: unknown): Promise<AgentR
       const created = await deps.agents.createRegistration({
         id,
         type,
+        ...described,
         loginHint: email,
         preClaimScopes: [],
         postClaimScopes,
@@ -97,7 +117,7 @@ export async function register(ctx: AgentContext, body: unknown): Promise<AgentR
         assertionIdHash: null,
         pollIntervalSeconds: agentLifetimes.pollIntervalSeconds,
         at: now,
-        audit: namingEvent(ctx, 'agent.registered', id, type, postClaimScopes, now),
+        audit: namingEvent(ctx, 'agent.registered', { id, name }, type, postClaimScopes, now),
       })
       if (created.ok) {
         return agentOk({ ...common, claim: claimBlock(ctx, code, userCode.expiresAt, agentLifetimes.pollIntervalSeconds, now) })
@@ -117,6 +137,7 @@ export async function register(ctx: AgentContext, body: unknown): Promise<AgentR
   const created = await deps.agents.createRegistration({
     id,
     type: 'anonymous',
+    ...described,
     loginHint: null,
     preClaimScopes,
     postClaimScopes,
@@ -132,6 +153,7 @@ export async function register(ctx: AgentContext, body: unknown): Promise<AgentR
   return agentOk({
     registration_id: id,
     registration_type: 'anonymous',
+    name,
     identity_assertion: assertion,
     assertion_expires: iso(expiresAt),
     pre_claim_scopes: preClaimScopes,

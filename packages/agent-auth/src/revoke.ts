@@ -24,7 +24,7 @@ export async function revoke(ctx: AgentContext, form: AgentForm): Promise<AgentR
             id: deps.ids.next('evt'),
             at,
             action: 'token.revoked',
-            actor: agentActor(registration.id, owner),
+            actor: agentActor(registration, owner),
             via: { surface: 'api', credential: 'agent', credentialId: tokenId },
             workspaceId: owner.personalWorkspaceId,
             artifactId: null,

@@ -31,6 +31,9 @@ export interface AgentReply {
 export interface ClaimRegistration {
   readonly id: string
   readonly type: AgentType
+  /** Its name (given or generated): the page leads with it, the id stays beside it. */
+  readonly name: string
+  readonly description: string | null
   /** What the agent will hold once claimed (its post-claim scopes). */
   readonly scopes: readonly Scope[]
   readonly createdAt: Date

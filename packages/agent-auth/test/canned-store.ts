@@ -23,6 +23,8 @@ export function registration(over: Partial<AgentRegistrationRecord> = {}): Agent
   return {
     id: 'agt_01jh0000000000000000000000',
     type: 'service_auth',
+    name: 'Release bot',
+    description: null,
     loginHint: 'ada@example.com',
     preClaimScopes: [],
     postClaimScopes: ['artifacts:read', 'artifacts:create'],

@@ -50,6 +50,17 @@ describe('register (decision logic, canned store)', () => {
     ],
     ['an empty scope list', { type: 'service_auth', login_hint: 'ada@example.com', scopes: [] }, 'invalid_scope'],
     ['scopes of the wrong type', { type: 'service_auth', login_hint: 'ada@example.com', scopes: { read: true } }, 'invalid_request'],
+    ['a name that is not a string', { type: 'service_auth', login_hint: 'ada@example.com', name: 42 }, 'validation_failed'],
+    ['an empty name', { type: 'service_auth', login_hint: 'ada@example.com', name: '   ' }, 'validation_failed'],
+    ['a name over 80 characters', { type: 'service_auth', login_hint: 'ada@example.com', name: 'x'.repeat(81) }, 'validation_failed'],
+    ['a name with a line break', { type: 'service_auth', login_hint: 'ada@example.com', name: 'Release\nbot' }, 'validation_failed'],
+    ['a name with a control character', { type: 'anonymous', name: 'bot\u0007' }, 'validation_failed'],
+    [
+      'a description over 500 characters',
+      { type: 'service_auth', login_hint: 'ada@example.com', description: 'x'.repeat(501) },
+      'validation_failed',
+    ],
+    ['an empty description', { type: 'anonymous', description: '' }, 'validation_failed'],
   ]
   for (const [what, body, error] of refused) {
     it(`refuses ${what} with ${error}, creating nothing`, async () => {
@@ -61,6 +72,19 @@ describe('register (decision logic, canned store)', () => {
       expect(canned.calls).toEqual([])
     })
   }
+
+  it('names the field that failed, and takes a name of exactly 80 characters (counted as characters, not UTF-16 units)', async () => {
+    const named = (fields: Record<string, unknown>) =>
+      layer().auth.register({ type: 'service_auth', login_hint: 'ada@example.com', ...fields })
+    expect((await named({ name: '' })).body?.error_description).toMatch(/^name /)
+    expect((await named({ description: 7 })).body?.error_description).toMatch(/^description /)
+    const longest = `${'🤖'.repeat(40)}${'b'.repeat(40)}`
+    expect(await named({ name: longest })).toMatchObject({ status: 200, body: { name: longest } })
+    expect(await named({ name: null, description: null })).toMatchObject({
+      status: 200,
+      body: { name: expect.stringMatching(/^Agent .{4}$/) },
+    })
+  })
 
   it('refuses anonymous registration when no pre-claim scopes are configured', async () => {
     const { auth, canned } = layer({}, testSettings({ preClaimScopes: [] }))
@@ -75,6 +99,8 @@ describe('register (decision logic, canned store)', () => {
       type: 'service_auth',
       login_hint: '  Ada@Example.COM ',
       scopes: ['artifacts:create', 'artifacts:read', 'artifacts:read'],
+      name: '  Release bot ',
+      description: 'Publishes the release notes.',
     })
     expect(reply.status).toBe(200)
     const body = reply.body as Record<string, unknown> & { claim: Record<string, unknown> }
@@ -82,11 +108,13 @@ describe('register (decision logic, canned store)', () => {
       'claim',
       'claim_token',
       'claim_token_expires',
+      'name',
       'post_claim_scopes',
       'registration_id',
       'registration_type',
     ])
     expect(body.registration_type).toBe('service_auth')
+    expect(body.name).toBe('Release bot')
     expect(body.registration_id).toMatch(/^agt_/)
     expect(body.claim_token).toMatch(/^qct_[A-Za-z0-9_-]{43}$/)
     expect(body.claim_token_expires).toBe(later(86_400).toISOString())
@@ -104,6 +132,8 @@ describe('register (decision logic, canned store)', () => {
     expect(command).toMatchObject({
       id: body.registration_id,
       type: 'service_auth',
+      name: 'Release bot',
+      description: 'Publishes the release notes.',
       loginHint: 'ada@example.com',
       preClaimScopes: [],
       postClaimScopes: ['artifacts:read', 'artifacts:create'],
@@ -120,7 +150,7 @@ describe('register (decision logic, canned store)', () => {
         id: expect.stringMatching(/^evt_/),
         at: t0,
         action: 'agent.registered',
-        actor: { kind: 'agent', id: body.registration_id, label: 'unclaimed agent' },
+        actor: { kind: 'agent', id: body.registration_id, label: 'Release bot (unclaimed agent)' },
         via: { surface: 'api', credential: null, credentialId: null },
         workspaceId: owner.personalWorkspaceId,
         artifactId: null,
@@ -159,6 +189,7 @@ describe('register (decision logic, canned store)', () => {
       'claim_token',
       'claim_token_expires',
       'identity_assertion',
+      'name',
       'post_claim_scopes',
       'pre_claim_scopes',
       'registration_id',
@@ -166,6 +197,7 @@ describe('register (decision logic, canned store)', () => {
     ])
     expect(body).toMatchObject({
       registration_type: 'anonymous',
+      name: `Agent ${String(body.registration_id).slice(-4)}`,
       pre_claim_scopes: ['artifacts:read'],
       post_claim_scopes: ['artifacts:read', 'artifacts:update'],
       assertion_expires: later(3600).toISOString(),
@@ -176,7 +208,15 @@ describe('register (decision logic, canned store)', () => {
       claims: { registrationId: body.registration_id, registrationType: 'anonymous', stage: 'unclaimed', scopes: ['artifacts:read'] },
     })
     const [command] = canned.asked('createRegistration') as Record<string, unknown>[]
-    expect(command).toMatchObject({ type: 'anonymous', loginHint: null, userCode: null, audit: null, preClaimScopes: ['artifacts:read'] })
+    expect(command).toMatchObject({
+      type: 'anonymous',
+      name: body.name,
+      description: null,
+      loginHint: null,
+      userCode: null,
+      audit: null,
+      preClaimScopes: ['artifacts:read'],
+    })
     if (!verified.ok) throw new Error('unreachable')
     expect(command?.assertionIdHash).toBe(await sha256Hex(verified.claims.jti))
     expect(canned.events).toEqual([])
@@ -244,7 +284,7 @@ describe('claim request (decision logic, canned store)', () => {
     expect(canned.events).toMatchObject([
       {
         action: 'agent.claim_requested',
-        actor: { kind: 'agent', id: anonymous.id, label: 'unclaimed agent' },
+        actor: { kind: 'agent', id: anonymous.id, label: 'Release bot (unclaimed agent)' },
         workspaceId: owner.personalWorkspaceId,
       },
     ])
@@ -306,6 +346,8 @@ describe('the claim page (decision logic, canned store)', () => {
       registration: {
         id: registration().id,
         type: 'service_auth',
+        name: 'Release bot',
+        description: null,
         scopes: ['artifacts:read', 'artifacts:create'],
         createdAt: t0,
         codeExpiresAt: later(600),
@@ -438,7 +480,7 @@ describe('the claim grant (decision logic, canned store)', () => {
         id: expect.stringMatching(/^evt_/),
         at: t0,
         action: 'agent.token_issued',
-        actor: { kind: 'agent', id: registration().id, label: 'agent of ada', onBehalfOf: { id: 'usr_ada', label: 'ada' } },
+        actor: { kind: 'agent', id: registration().id, label: 'Release bot (agent of ada)', onBehalfOf: { id: 'usr_ada', label: 'ada' } },
         via: { surface: 'api', credential: 'agent', credentialId: tokenId },
         workspaceId: 'ws_ada',
         artifactId: null,
@@ -583,7 +625,7 @@ describe('revocation (decision logic, canned store)', () => {
         id: expect.stringMatching(/^evt_/),
         at: t0,
         action: 'token.revoked',
-        actor: { kind: 'agent', id: registration().id, label: 'agent of ada', onBehalfOf: { id: 'usr_ada', label: 'ada' } },
+        actor: { kind: 'agent', id: registration().id, label: 'Release bot (agent of ada)', onBehalfOf: { id: 'usr_ada', label: 'ada' } },
         via: { surface: 'api', credential: 'agent', credentialId: 'tok_1' },
         workspaceId: 'ws_ada',
         artifactId: null,

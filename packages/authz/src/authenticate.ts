@@ -1,4 +1,12 @@
-import { type Authentication, type CredentialRecord, isScope, type Principal, type Scope, sameResource } from '@quire/core'
+import {
+  type Authentication,
+  type CredentialRecord,
+  generatedAgentName,
+  isScope,
+  type Principal,
+  type Scope,
+  sameResource,
+} from '@quire/core'
 
 export interface AuthenticateOptions {
   /** The resource identifier OAuth access tokens must be issued for (RFC 8707 audience). */
@@ -33,7 +41,14 @@ export function authenticate(record: CredentialRecord | null, now: Date, options
       break
     case 'agent':
       if (!record.agentId) return { ok: false, reason: 'token without agent' }
-      principal = { kind: 'agent', credentialId: record.id, agentId: record.agentId, user: record.user, scopes }
+      principal = {
+        kind: 'agent',
+        credentialId: record.id,
+        agentId: record.agentId,
+        agentName: record.agentName ?? generatedAgentName(record.agentId),
+        user: record.user,
+        scopes,
+      }
       break
     case 'share_link':
       if (!record.artifactId || !record.role) return { ok: false, reason: 'link without artifact' }

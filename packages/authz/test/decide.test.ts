@@ -14,8 +14,8 @@ const principals = {
   apiKey: { kind: 'api_key', credentialId: 'key_1', user: ada, scopes: all },
   apiKeyNoScopes: { kind: 'api_key', credentialId: 'key_2', user: ada, scopes: [] },
   oauth: { kind: 'oauth', credentialId: 'tok_1', user: ada, scopes: all },
-  agent: { kind: 'agent', credentialId: 'tok_2', agentId: 'agt_1', user: ada, scopes: all },
-  unclaimedAgent: { kind: 'agent', credentialId: 'tok_3', agentId: 'agt_2', user: null, scopes: all },
+  agent: { kind: 'agent', credentialId: 'tok_2', agentId: 'agt_1', agentName: 'Release bot', user: ada, scopes: all },
+  unclaimedAgent: { kind: 'agent', credentialId: 'tok_3', agentId: 'agt_2', agentName: 'Agent agt2', user: null, scopes: all },
   linkViewer: { kind: 'share_link', credentialId: 'shl_1', artifactId: 'art_1', role: 'viewer' },
   linkEditor: { kind: 'share_link', credentialId: 'shl_2', artifactId: 'art_1', role: 'editor' },
   otherLinkEditor: { kind: 'share_link', credentialId: 'shl_3', artifactId: 'art_other', role: 'editor' },
@@ -265,6 +265,7 @@ describe('authenticate()', () => {
     accountWorkspaceId: null,
     user: ada,
     agentId: null,
+    agentName: null,
     artifactId: null,
     role: null,
   }
@@ -289,6 +290,14 @@ describe('authenticate()', () => {
   })
   it('accepts an OAuth token for this resource, ignoring one trailing slash', () => {
     expect(policy.authenticate({ ...base, kind: 'oauth', audience: 'https://api.example.com/' }, now)).toMatchObject({ ok: true })
+  })
+  it("turns an agent token into a principal with its agent's name, or the generated one when the row has none", () => {
+    const token = { ...base, id: 'tok_9', kind: 'agent' as const, agentId: 'agt_01jc0000000000000000007f3k' }
+    expect(policy.authenticate({ ...token, agentName: 'Release bot' }, now)).toMatchObject({
+      ok: true,
+      principal: { kind: 'agent', agentId: token.agentId, agentName: 'Release bot' },
+    })
+    expect(policy.authenticate(token, now)).toMatchObject({ ok: true, principal: { agentName: 'Agent 7f3k' } })
   })
   it('accepts a key that expires later', () => {
     expect(policy.authenticate({ ...base, expiresAt: new Date(now.getTime() + 1) }, now)).toMatchObject({ ok: true })

@@ -58,6 +58,13 @@ export {
   workspaceActions,
 } from './contract/index.ts'
 export { type UnifiedDiff, type UnifiedDiffOptions, unifiedDiff } from './diff/unified-diff.ts'
+export {
+  type AgentTextCheck,
+  agentDescriptionMaxLength,
+  agentNameMaxLength,
+  checkAgentText,
+  generatedAgentName,
+} from './domain/agent-names.ts'
 // Domain model.
 export {
   type AuditEventDraft,

@@ -29,6 +29,8 @@ const now = new Date('2025-02-01T00:00:00.000Z')
 const agentA: AgentSummaryRecord = {
   id: 'agt_01jc0000000000000000000002',
   type: 'anonymous',
+  name: 'Release bot',
+  description: 'Publishes the release notes.',
   scopes: ['artifacts:read', 'artifacts:create'],
   createdAt: new Date('2025-01-02T10:00:00.000Z'),
   claimedAt: new Date('2025-01-02T10:05:00.000Z'),
@@ -38,6 +40,8 @@ const agentA: AgentSummaryRecord = {
 const agentB: AgentSummaryRecord = {
   id: 'agt_01jc0000000000000000000001',
   type: 'service_auth',
+  name: 'Agent 0001',
+  description: null,
   scopes: ['artifacts:read'],
   createdAt: new Date('2025-01-01T10:00:00.000Z'),
   claimedAt: new Date('2025-01-01T10:01:00.000Z'),
@@ -58,7 +62,7 @@ type As = 'session' | 'agent'
 function principalFor(as: As, record: CredentialRecord): Principal {
   return as === 'session'
     ? { kind: 'session', credentialId: record.id, user, scopes: 'all' }
-    : { kind: 'agent', credentialId: record.id, agentId: agentA.id, user, scopes: ['agents:manage'] }
+    : { kind: 'agent', credentialId: record.id, agentId: agentA.id, agentName: agentA.name, user, scopes: ['agents:manage'] }
 }
 
 function depsFor(options: { as?: As; deny?: DenyCode; owned?: readonly AgentSummaryRecord[] } = {}) {
@@ -74,6 +78,7 @@ function depsFor(options: { as?: As; deny?: DenyCode; owned?: readonly AgentSumm
     audience: null,
     user,
     agentId: as === 'agent' ? agentA.id : null,
+    agentName: as === 'agent' ? agentA.name : null,
     artifactId: null,
     role: null,
     accountWorkspaceId: personalWorkspaceId,
@@ -132,6 +137,8 @@ describe('listAgents', () => {
         {
           id: agentA.id,
           type: 'anonymous',
+          name: 'Release bot',
+          description: 'Publishes the release notes.',
           scopes: ['artifacts:read', 'artifacts:create'],
           createdAt: '2025-01-02T10:00:00.000Z',
           claimedAt: '2025-01-02T10:05:00.000Z',
@@ -141,6 +148,8 @@ describe('listAgents', () => {
         {
           id: agentB.id,
           type: 'service_auth',
+          name: 'Agent 0001',
+          description: null,
           scopes: ['artifacts:read'],
           createdAt: '2025-01-01T10:00:00.000Z',
           claimedAt: '2025-01-01T10:01:00.000Z',
@@ -204,7 +213,7 @@ describe('revokeAgent', () => {
     const result = await revokeAgent(deps, caller('api', false), agentB.id)
     expect(result.ok).toBe(true)
     expect(asked.revocations[0]?.audit).toMatchObject({
-      actor: { kind: 'agent', id: agentA.id, label: 'agent of ana', onBehalfOf: { id: user.id, label: 'ana' } },
+      actor: { kind: 'agent', id: agentA.id, label: 'Release bot (agent of ana)', onBehalfOf: { id: user.id, label: 'ana' } },
       via: { surface: 'api', credential: 'agent', credentialId: 'tok_01jc0000000000000000000001' },
     })
   })

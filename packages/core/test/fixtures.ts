@@ -33,6 +33,7 @@ export function credential(email: string): CredentialRecord {
     audience: null,
     user: { id: 'usr_01jc0000000000000000000009', email, emailVerified: true, username: email.split('@')[0] ?? '' },
     agentId: null,
+    agentName: null,
     artifactId: null,
     role: null,
     accountWorkspaceId: null,

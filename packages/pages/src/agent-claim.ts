@@ -10,7 +10,7 @@ import { webRoutes } from './web-routes.ts'
 export type ClaimPage =
   | { readonly kind: 'enter' }
   | { readonly kind: 'pending'; readonly agent: ClaimRegistration; readonly userCode: string }
-  | { readonly kind: 'confirmed'; readonly agent: Pick<ClaimRegistration, 'id' | 'scopes'> }
+  | { readonly kind: 'confirmed'; readonly agent: Pick<ClaimRegistration, 'id' | 'name' | 'scopes'> }
   | { readonly kind: 'claimed' }
   | { readonly kind: 'wrong_account' }
   | { readonly kind: 'unknown' }
@@ -61,13 +61,14 @@ function body(page: ClaimPage, csrf: string): { title: string; content: SafeHtml
       return {
         title: 'Connect this agent to your account?',
         content: html`<h1>Connect this agent to your account?</h1>
-  <p>An AI agent asks to act for you in Quire. ${typeWords[agent.type]}</p>
+  <p>An AI agent, <strong class="agent-name">${agent.name}</strong>, asks to act for you in Quire. ${typeWords[agent.type]}</p>
+  ${agent.description ? html`<p class="agent-description">It says: “${agent.description}”</p>` : null}
   <p class="notice">Confirm only if you started this agent and it shows you the code <strong class="user-code">${page.userCode}</strong>.</p>
   <p>Once connected, it will be able to:</p>
   ${scopeList(agent.scopes)}
   <p class="muted">Never more than you may do yourself. You can revoke it at any time in <a href="${webRoutes.agents.path()}">Settings → Agents</a>.</p>
   <dl class="facts">
-    <dt>Agent</dt><dd><code>${agent.id}</code></dd>
+    <dt>Agent</dt><dd>${agent.name} <code class="muted">${agent.id}</code></dd>
     <dt>Registered</dt><dd><time datetime="${agent.createdAt.toISOString()}">${agent.createdAt.toISOString().replace('T', ' ').slice(0, 16)} UTC</time></dd>
     <dt>Code expires</dt><dd><time datetime="${agent.codeExpiresAt.toISOString()}">${agent.codeExpiresAt.toISOString().replace('T', ' ').slice(0, 16)} UTC</time></dd>
   </dl>
@@ -85,7 +86,7 @@ function body(page: ClaimPage, csrf: string): { title: string; content: SafeHtml
       return {
         title: 'Agent connected',
         content: html`<h1>Agent connected</h1>
-  <p>The agent <code>${page.agent.id}</code> now acts for you. It picks up its token on its next check, within a few seconds.</p>
+  <p>The agent <strong class="agent-name">${page.agent.name}</strong> <code class="muted">${page.agent.id}</code> now acts for you. It picks up its token on its next check, within a few seconds.</p>
   <p>It may:</p>
   ${scopeList(page.agent.scopes)}
   <div class="actions"><a class="button" href="${webRoutes.agents.path()}">See your agents</a><a class="button secondary" href="${webRoutes.home.path()}">Home</a></div>`,

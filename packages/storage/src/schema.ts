@@ -214,6 +214,9 @@ export interface IdempotencyKeysTable {
 export interface AgentRegistrationsTable {
   id: string
   type: 'service_auth' | 'anonymous'
+  /** What people see it as: given at registration, or generated from the id (migration 0008). */
+  name: string
+  description: string | null
   /** Lower-cased. */
   login_hint: string | null
   pre_claim_scopes: string[]

@@ -76,7 +76,7 @@ interface Registered {
 /** A registration as `POST /agent/identity` stores it: service_auth with a code at once, anonymous with an assertion. */
 async function register(
   type: 'service_auth' | 'anonymous',
-  fields: { loginHint?: string | null; at?: Date; code?: string } = {},
+  fields: { loginHint?: string | null; at?: Date; code?: string; name?: string; description?: string | null } = {},
 ): Promise<Registered> {
   const at = fields.at ?? new Date()
   const id = ids.next('agt')
@@ -87,6 +87,8 @@ async function register(
   const command: CreateRegistrationCommand = {
     id,
     type,
+    name: fields.name ?? `Agent ${id.slice(-4)}`,
+    description: fields.description ?? null,
     loginHint,
     preClaimScopes: type === 'anonymous' ? ['artifacts:read'] : [],
     postClaimScopes: allScopes,
@@ -209,10 +211,17 @@ const eventsAbout = async (agentId: string) => {
 describe(`agent registrations (${testEngine})`, () => {
   it('stores a registration by the hashes of its secrets, and finds it by each', async () => {
     const at = new Date()
-    const registered = await register('service_auth', { at, loginHint: owner.user.email.toUpperCase() })
+    const registered = await register('service_auth', {
+      at,
+      loginHint: owner.user.email.toUpperCase(),
+      name: 'Release bot',
+      description: 'Publishes the release notes.',
+    })
     const expected: AgentRegistrationRecord = {
       id: registered.id,
       type: 'service_auth',
+      name: 'Release bot',
+      description: 'Publishes the release notes.',
       loginHint: owner.user.email,
       preClaimScopes: [],
       postClaimScopes: allScopes,
@@ -283,6 +292,8 @@ describe(`agent registrations (${testEngine})`, () => {
     const collided = await deps.agents.createRegistration({
       id,
       type: 'service_auth',
+      name: 'Collider',
+      description: null,
       loginHint: owner.user.email,
       preClaimScopes: [],
       postClaimScopes: allScopes,
@@ -433,13 +444,16 @@ describe(`claim grant (${testEngine})`, () => {
       revokedAt: null,
       audience: null,
       agentId: registered.id,
+      agentName: `Agent ${registered.id.slice(-4)}`,
       artifactId: null,
       role: null,
       accountWorkspaceId: owner.workspaceId,
       user: { id: owner.user.id, email: owner.user.email, emailVerified: true, username: owner.user.username },
     })
     expect((await redeem(registered, later(at, 3 * MINUTE))).outcome).toEqual({ ok: false, reason: 'gone' })
-    expect(await tokensOf(registered.id)).toHaveLength(1)
+    expect(await tokensOf(registered.id)).toEqual([
+      expect.objectContaining({ id: first.token.id, name: `Agent ${registered.id.slice(-4)}` }),
+    ])
     expect(await eventsAbout(registered.id)).toEqual([
       `agent.registered@${owner.workspaceId}`,
       `agent.claimed@${owner.workspaceId}`,
@@ -617,7 +631,10 @@ describe(`a person's agents (${testEngine})`, () => {
     const person = await seedUser(deps)
     const made: string[] = []
     for (let i = 0; i < 3; i++) {
-      const registered = await register('service_auth', { loginHint: person.user.email })
+      const registered = await register('service_auth', {
+        loginHint: person.user.email,
+        ...(i === 2 ? { name: 'Release bot', description: 'Publishes the release notes.' } : {}),
+      })
       expect((await confirm(registered.userCode as string, person, later(registered.at, MINUTE))).ok).toBe(true)
       made.push(registered.id)
     }
@@ -640,13 +657,15 @@ describe(`a person's agents (${testEngine})`, () => {
     expect(first[0]).toEqual({
       id: newest,
       type: 'service_auth',
+      name: 'Release bot',
+      description: 'Publishes the release notes.',
       scopes: allScopes,
       createdAt: expect.any(Date),
       claimedAt: expect.any(Date),
       lastUsedAt: used,
       revokedAt: null,
     })
-    expect(first[1]?.lastUsedAt).toBeNull()
+    expect(first[1]).toMatchObject({ name: `Agent ${made[1]?.slice(-4)}`, description: null, lastUsedAt: null })
     const rest = await deps.agents.listForUser(person.user.id, { limit: 2, after: made[1] as string })
     expect(rest.map((a) => a.id)).toEqual([made[0]])
     expect(await deps.agents.listForUser(stranger.user.id, { limit: 10, after: null })).not.toContainEqual(

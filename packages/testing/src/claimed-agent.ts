@@ -1,4 +1,4 @@
-import { type AuditEventDraft, type CoreDeps, newSecret, type Scope, secretPrefixes } from '@quire/core'
+import { type AuditEventDraft, type CoreDeps, generatedAgentName, newSecret, type Scope, secretPrefixes } from '@quire/core'
 
 /** The letters of a user code (RFC 8628 §6.1). */
 const codeLetters = 'BCDFGHJKLMNPQRSTVWXZ'
@@ -12,6 +12,8 @@ export async function claimedAgent(
   deps: CoreDeps,
   person: { readonly userId: string; readonly email: string },
   scopes: readonly Scope[] = ['artifacts:read'],
+  /** Its name; absent, the one a registration without a name gets. */
+  name?: string,
 ): Promise<{ readonly id: string; readonly token: string }> {
   const { agents, ids, sha256 } = deps
   const at = deps.clock.now()
@@ -34,6 +36,8 @@ export async function claimedAgent(
   const created = await agents.createRegistration({
     id,
     type: 'service_auth',
+    name: name ?? generatedAgentName(id),
+    description: null,
     loginHint: person.email,
     preClaimScopes: [],
     postClaimScopes: scopes,

@@ -67,12 +67,12 @@ export const operationCommands = {
   listAgents: {
     command: ['agent', 'list'],
     summary: 'List the agents you claimed, with when each was last used',
-    columns: ['id', 'type', 'scopes', 'claimedAt:CLAIMED', 'lastUsedAt:LAST USED', 'revokedAt:REVOKED'],
+    columns: ['name', 'id', 'type', 'scopes', 'claimedAt:CLAIMED', 'lastUsedAt:LAST USED', 'revokedAt:REVOKED'],
   },
   revokeAgent: {
     command: ['agent', 'revoke'],
     summary: 'Revoke an agent: every token of it stops at once',
-    says: (value) => `Revoked agent ${String(value.id)}; its tokens no longer work.`,
+    says: (value) => `Revoked agent ${String(value.name)} (${String(value.id)}); its tokens no longer work.`,
   },
 
   listMyProjects: {

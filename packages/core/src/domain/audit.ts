@@ -27,11 +27,23 @@ export const operatorActor: ActorRef = { kind: 'operator', id: 'operator', label
 /** Quire itself, acting on its own rules (revoking a grant whose code or refresh token was replayed). */
 export const systemActor: ActorRef = { kind: 'system', id: 'quire', label: 'Quire' }
 
-/** An agent as an actor: for the person who claimed it (`agent of <username>`, `onBehalfOf` them), or `unclaimed agent`. */
-export function agentActor(agentId: string, person: { readonly id: string; readonly username: string } | null): ActorRef {
+/**
+ * An agent as an actor, by its name: for the person who claimed it (`Release bot (agent of
+ * <username>)`, `onBehalfOf` them), or `Release bot (unclaimed agent)`. The name is the agent's
+ * own words, so the part in brackets is what says whose it is.
+ */
+export function agentActor(
+  agent: { readonly id: string; readonly name: string },
+  person: { readonly id: string; readonly username: string } | null,
+): ActorRef {
   return person
-    ? { kind: 'agent', id: agentId, label: `agent of ${person.username}`, onBehalfOf: { id: person.id, label: person.username } }
-    : { kind: 'agent', id: agentId, label: 'unclaimed agent' }
+    ? {
+        kind: 'agent',
+        id: agent.id,
+        label: `${agent.name} (agent of ${person.username})`,
+        onBehalfOf: { id: person.id, label: person.username },
+      }
+    : { kind: 'agent', id: agent.id, label: `${agent.name} (unclaimed agent)` }
 }
 
 /** The actor recorded for a principal. Anonymous callers never write, so they have none. */
@@ -42,7 +54,7 @@ export function actorOf(principal: Principal): ActorRef {
     case 'oauth':
       return { kind: 'user', id: principal.user.id, label: principal.user.username }
     case 'agent':
-      return agentActor(principal.agentId, principal.user)
+      return agentActor({ id: principal.agentId, name: principal.agentName }, principal.user)
     case 'share_link':
       return { kind: 'share_link', id: principal.credentialId, label: 'share link' }
     case 'anonymous':

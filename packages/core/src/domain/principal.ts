@@ -31,6 +31,8 @@ export type Principal =
       readonly kind: 'agent'
       readonly credentialId: string
       readonly agentId: string
+      /** The agent's name (given at registration, or generated): audit events say it. */
+      readonly agentName: string
       /** The user who claimed the agent; null while unclaimed. */
       readonly user: PrincipalUser | null
       readonly scopes: readonly Scope[]
@@ -96,6 +98,8 @@ export interface CredentialRecord {
   readonly audience: string | null
   readonly user: PrincipalUser | null
   readonly agentId: string | null
+  /** An agent token's agent's name (kept on the token's row); null for every other kind. */
+  readonly agentName: string | null
   readonly artifactId: string | null
   readonly role: 'viewer' | 'editor' | null
   /** The personal workspace of the credential's user, where events about the credential are filed; null without a user. */

@@ -20,6 +20,10 @@ export interface AgentOwner {
 export interface AgentRegistrationRecord {
   readonly id: string
   readonly type: AgentType
+  /** What people see it as: the `name` it registered with, or one generated from its id. */
+  readonly name: string
+  /** What it said it does, if it said (plain text); null otherwise. */
+  readonly description: string | null
   /**
    * The email (lower-cased) of the person who is to claim the agent: given at registration
    * (`service_auth`) or by the claim request (`anonymous`); null while no claim was requested.
@@ -58,6 +62,9 @@ export interface CreateRegistrationCommand {
   readonly id: string
   readonly type: AgentType
   readonly loginHint: string | null
+  /** Validated (trimmed, plain text), or generated when the agent gave none. */
+  readonly name: string
+  readonly description: string | null
   readonly preClaimScopes: readonly Scope[]
   readonly postClaimScopes: readonly Scope[]
   readonly claimTokenHash: string
@@ -129,6 +136,8 @@ export type ExchangeAssertionOutcome =
 export interface AgentSummaryRecord {
   readonly id: string
   readonly type: AgentType
+  readonly name: string
+  readonly description: string | null
   readonly scopes: readonly Scope[]
   readonly createdAt: Date
   readonly claimedAt: Date

@@ -13,6 +13,8 @@ export function presentAgent(record: AgentSummaryRecord): Agent {
   return {
     id: record.id,
     type: record.type,
+    name: record.name,
+    description: record.description,
     scopes: [...record.scopes],
     createdAt: record.createdAt.toISOString(),
     claimedAt: record.claimedAt.toISOString(),

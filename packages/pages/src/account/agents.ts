@@ -31,16 +31,18 @@ const typeLabels: Record<Agent['type'], string> = {
   anonymous: 'Registered anonymously',
 }
 
-/** One agent: how it registered, what it may do, its dates and status, and (while live) the way to revoke it. */
+/** One agent: its name (its id beside it, small), how it registered, what it may do, its dates and status, and (while live) the way to revoke it. */
 function agentItem(agent: Agent, csrfToken: string): SafeHtml {
   const revoked = agent.revokedAt !== null
   return html`<li class="agent">
   <div class="listing-main">
-    <p class="key-name"><strong>${typeLabels[agent.type]}</strong> <code>${agent.id}</code> <span class="badge agent-type">${agent.type}</span> ${
+    <p class="key-name"><strong class="agent-name">${agent.name}</strong> <code class="agent-id muted">${agent.id}</code> <span class="badge agent-type">${agent.type}</span> ${
       revoked ? html`<span class="badge status-revoked">revoked</span>` : html`<span class="badge status-active">active</span>`
     }</p>
+    ${agent.description ? html`<p class="agent-description">${agent.description}</p>` : null}
     <p class="key-scopes">${agent.scopes.map((s) => html`<span class="badge">${s}</span> `)}</p>
     <p class="listing-meta">
+      <span>${typeLabels[agent.type]}</span>
       <span>Created ${timeTag(agent.createdAt)}</span>
       <span>Claimed ${timeTag(agent.claimedAt)}</span>
       <span>Last used ${agent.lastUsedAt ? timeTag(agent.lastUsedAt) : 'never'}</span>
@@ -52,7 +54,7 @@ function agentItem(agent: Agent, csrfToken: string): SafeHtml {
       ? null
       : html`<form class="inline row-action" method="post" action="${webRoutes.agentRevoke.path({ agentId: agent.id })}">
     ${hiddenFields(csrfToken)}
-    <button type="submit" class="danger">Revoke<span class="sr-only"> agent ${agent.id}</span></button>
+    <button type="submit" class="danger">Revoke<span class="sr-only"> agent ${agent.name} (${agent.id})</span></button>
   </form>`
   }
 </li>`

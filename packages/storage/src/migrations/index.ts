@@ -8,6 +8,7 @@ import * as accounts from './0004-accounts.ts'
 import * as signInAndOAuth from './0005-sign-in-and-oauth.ts'
 import * as idempotencyWindow from './0006-idempotency-window.ts'
 import * as agentAuth from './0007-agent-auth.ts'
+import * as agentNames from './0008-agent-names.ts'
 
 /** Every migration, in order. One set runs on PostgreSQL and on PGlite alike. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0005-sign-in-and-oauth': signInAndOAuth,
   '0006-idempotency-window': idempotencyWindow,
   '0007-agent-auth': agentAuth,
+  '0008-agent-names': agentNames,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -51,6 +51,8 @@ function registrationFrom(row: Row): AgentRegistrationRecord {
   return {
     id: row.id as string,
     type: row.type as AgentType,
+    name: row.name as string,
+    description: (row.description as string | null) ?? null,
     loginHint: (row.login_hint as string | null) ?? null,
     preClaimScopes: (row.pre_claim_scopes as Scope[] | null) ?? [],
     postClaimScopes: (row.post_claim_scopes as Scope[] | null) ?? [],
@@ -105,9 +107,9 @@ const isCodeTaken = (error: unknown) => isUniqueViolation(error, 'agent_registra
 async function createRegistration(db: Kysely<Database>, cmd: Parameters<AgentStore['createRegistration']>[0]) {
   try {
     await db.transaction().execute(async (trx) => {
-      await sql`INSERT INTO agent_registrations (id, type, login_hint, pre_claim_scopes, post_claim_scopes, claim_token_hash, claim_expires_at,
+      await sql`INSERT INTO agent_registrations (id, type, name, description, login_hint, pre_claim_scopes, post_claim_scopes, claim_token_hash, claim_expires_at,
           user_code_hash, user_code_expires_at, assertion_id_hash, poll_interval_seconds, created_at)
-        VALUES (${cmd.id}::text, ${cmd.type}::text, lower(${cmd.loginHint}::text), ${[...cmd.preClaimScopes]}::text[],
+        VALUES (${cmd.id}::text, ${cmd.type}::text, ${cmd.name}::text, ${cmd.description}::text, lower(${cmd.loginHint}::text), ${[...cmd.preClaimScopes]}::text[],
           ${[...cmd.postClaimScopes]}::text[], ${cmd.claimTokenHash}::text, ${cmd.claimExpiresAt}::timestamptz,
           ${cmd.userCode?.hash ?? null}::text, ${cmd.userCode?.expiresAt ?? null}::timestamptz, ${cmd.assertionIdHash}::text,
           ${cmd.pollIntervalSeconds}::int, ${cmd.at}::timestamptz)`.execute(trx)
@@ -193,11 +195,16 @@ async function recordPoll(db: Kysely<Database>, registrationId: string, at: Date
   })
 }
 
-/** An agent token: a credential of kind `agent`, bound to the person once claimed (null before). */
+/**
+ * An agent token: a credential of kind `agent`, bound to the person once claimed (null before).
+ * Its `name` is its agent's, so the read that authenticates it can label its events without a
+ * join (an agent's name never changes).
+ */
 async function insertToken(trx: Executor, token: AgentTokenDraft, registrationId: string, userId: string | null, at: Date) {
   await sql`INSERT INTO credentials (id, kind, secret_hash, display_prefix, name, user_id, agent_id, scopes, expires_at, created_at)
-    VALUES (${token.id}::text, 'agent', ${token.secretHash}::text, ${token.displayPrefix}::text, '', ${userId}::text,
-      ${registrationId}::text, ${[...token.scopes]}::text[], ${token.expiresAt}::timestamptz, ${at}::timestamptz)`.execute(trx)
+    SELECT ${token.id}::text, 'agent', ${token.secretHash}::text, ${token.displayPrefix}::text, r.name, ${userId}::text,
+      r.id, ${[...token.scopes]}::text[], ${token.expiresAt}::timestamptz, ${at}::timestamptz
+    FROM agent_registrations r WHERE r.id = ${registrationId}::text`.execute(trx)
 }
 
 /**
@@ -269,6 +276,8 @@ function summaryFrom(row: Row): AgentSummaryRecord {
   return {
     id: row.id as string,
     type: row.type as AgentType,
+    name: row.name as string,
+    description: (row.description as string | null) ?? null,
     scopes: (row.post_claim_scopes as Scope[] | null) ?? [],
     createdAt: date(row.created_at),
     claimedAt: date(row.claimed_at),
@@ -279,7 +288,7 @@ function summaryFrom(row: Row): AgentSummaryRecord {
 
 /** Claimed agents matching `where` (over `r`), newest first, each with the latest use of any of its tokens. */
 async function summaries(db: Executor, where: RawBuilder<boolean>, limit: number): Promise<AgentSummaryRecord[]> {
-  const { rows } = await sql<Row>`SELECT r.id, r.type, r.post_claim_scopes, r.created_at, r.claimed_at, r.revoked_at,
+  const { rows } = await sql<Row>`SELECT r.id, r.type, r.name, r.description, r.post_claim_scopes, r.created_at, r.claimed_at, r.revoked_at,
       (SELECT max(c.last_used_at) FROM credentials c WHERE c.agent_id = r.id AND c.kind = 'agent') AS last_used_at
     FROM agent_registrations r
     WHERE r.claimed_by IS NOT NULL AND ${where}

@@ -13,6 +13,7 @@ export const credentialFields = [
   'c.revoked_at',
   'c.audience',
   'c.agent_id',
+  'c.name',
   'c.artifact_id',
   'c.role',
   'u.id',
@@ -39,6 +40,8 @@ export function credentialFrom(get: (field: CredentialField) => unknown): Creden
     revokedAt: date(get('c.revoked_at')),
     audience: (get('c.audience') as string | null) ?? null,
     agentId: (get('c.agent_id') as string | null) ?? null,
+    // An agent token's row carries its agent's name (migration 0008); other kinds' names are not the caller's business here.
+    agentName: get('c.kind') === 'agent' ? ((get('c.name') as string | null) ?? null) : null,
     artifactId: (get('c.artifact_id') as string | null) ?? null,
     role: (get('c.role') as 'viewer' | 'editor' | null) ?? null,
     accountWorkspaceId: (get('u.personal_workspace_id') as string | null) ?? null,

@@ -10,6 +10,12 @@ export const Agent = Type.Object({
   type: Type.Enum(['service_auth', 'anonymous'], {
     description: 'How the agent registered: `service_auth` (naming the person who claims it) or `anonymous`.',
   }),
+  name: Type.String({
+    description: 'What people see it as: the `name` it registered with (plain text, at most 80 characters), or one generated from its id.',
+  }),
+  description: Type.Union([Type.String(), Type.Null()], {
+    description: 'What the agent said it does when it registered (plain text, at most 500 characters); null if it said nothing.',
+  }),
   scopes: Type.Array(ScopeSchema, { description: 'What its tokens carry since the claim (never more than the person may).' }),
   createdAt: { ...Timestamp, description: 'When the agent registered.' },
   claimedAt: { ...Timestamp, description: 'When the person confirmed the claim.' },

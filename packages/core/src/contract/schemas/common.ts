@@ -101,7 +101,7 @@ export const ActorRef = Type.Object({
   id: Type.String({
     description: 'The actor identifier: a user (`usr_…`), agent (`agt_…`) or share link (`shl_…`) id; `operator` or `quire` otherwise.',
   }),
-  label: Type.String({ description: 'A display name, e.g. the username, `agent of <username>` or `share link`.' }),
+  label: Type.String({ description: 'A display name, e.g. the username, `Release bot (agent of <username>)` or `share link`.' }),
   onBehalfOf: Type.Optional(
     Type.Object(
       {

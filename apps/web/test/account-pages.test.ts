@@ -406,10 +406,14 @@ describe(`agents (${testEngine})`, { timeout: browserTimeout() }, () => {
     const text = (await item.textContent())?.replace(/\s+/g, ' ') ?? ''
     for (const shown of ['service_auth', 'artifacts:read', 'artifacts:create', 'Created', 'Claimed', 'Last used', 'active'])
       expect(text, shown).toContain(shown)
-    expect(await item.locator('button').textContent()).toBe(`Revoke agent ${agent.id}`)
-    // The same list through REST.
-    const listed = (await api('GET', '/api/agents')).items as { id: string; revokedAt: string | null }[]
-    expect(listed).toEqual([expect.objectContaining({ id: agent.id, type: 'service_auth', revokedAt: null })])
+    // The agent by its name (generated, as none was given) and its id.
+    const listed = (await api('GET', '/api/agents')).items as { id: string; name: string; revokedAt: string | null }[]
+    expect(listed).toEqual([
+      expect.objectContaining({ id: agent.id, name: expect.stringMatching(/^Agent \w{4}$/), type: 'service_auth', revokedAt: null }),
+    ])
+    const name = listed[0]?.name ?? ''
+    expect(text).toContain(name)
+    expect(await item.locator('button').textContent()).toBe(`Revoke agent ${name} (${agent.id})`)
   })
 
   it("someone else's agent, or one that does not exist: the operation's 404, nothing revoked", async () => {

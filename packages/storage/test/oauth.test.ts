@@ -236,6 +236,7 @@ describe(`tokens (${testEngine})`, () => {
       revokedAt: null,
       audience: resource,
       agentId: null,
+      agentName: null,
       artifactId: null,
       role: null,
       accountWorkspaceId: owner.workspaceId,

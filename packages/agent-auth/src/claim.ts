@@ -3,6 +3,7 @@ import { type AgentContext, claimBlock, codeDraft, iso } from './context.ts'
 import { agentFail, agentOk } from './errors.ts'
 import { isObject, normaliseEmail, quote, stringField } from './input.ts'
 import { codeAttempts, namingEvent } from './register.ts'
+import { approveStepUp, stepUpView } from './scopes.ts'
 import type { AgentReply, ClaimRegistration, ClaimView, ClaimViewer, ConfirmOutcome } from './types.ts'
 import { displayUserCode, generateUserCode, normaliseUserCode } from './user-code.ts'
 
@@ -99,6 +100,7 @@ function isNamedPerson(viewer: PrincipalUser, registration: AgentRegistrationRec
 
 function classify(registration: AgentRegistrationRecord, code: string, viewer: PrincipalUser, now: Date): ClaimView {
   if (registration.revokedAt !== null) return { kind: 'unknown' }
+  if (registration.requestedScopes !== null) return stepUpView(registration, code, viewer, now)
   if (registration.claimedBy !== null) return { kind: 'claimed' }
   const codeExpiresAt = registration.userCodeExpiresAt
   if (codeExpiresAt === null || now.getTime() >= codeExpiresAt.getTime() || now.getTime() >= registration.claimExpiresAt.getTime()) {
@@ -136,6 +138,14 @@ export async function confirmClaim(ctx: AgentContext, userCode: string, viewer: 
   if (found === null) return { kind: 'unknown' }
   const now = ctx.deps.clock.now()
   const view = classify(found.registration, found.code, viewer.user, now)
+  if (view.kind === 'step_up') {
+    const granted = await approveStepUp(ctx, await ctx.deps.sha256(found.code), view, viewer)
+    if (granted !== null) return granted
+    // Raced with a newer request, an expiry or a revocation: answer as for the state it is in now.
+    const again = await findByCode(ctx, userCode)
+    const after = again === null ? null : classify(again.registration, again.code, viewer.user, now)
+    return after === null || after.kind === 'step_up' || after.kind === 'pending' ? { kind: 'unknown' } : after
+  }
   if (view.kind !== 'pending') return view
   const outcome = await ctx.deps.agents.confirmClaim({
     userCodeHash: await ctx.deps.sha256(found.code),
@@ -160,5 +170,6 @@ export async function confirmClaim(ctx: AgentContext, userCode: string, viewer: 
   if (again === null) return { kind: 'unknown' }
   const after = classify(again.registration, again.code, viewer.user, now)
   // Still looks pending here, yet the store refused: the stored account does not match the hint.
+  if (after.kind === 'step_up') return { kind: 'claimed' }
   return after.kind === 'pending' ? { kind: 'wrong_account' } : after
 }

@@ -34,6 +34,8 @@ export const agentPaths = {
   document: '/auth.md',
   identity: '/agent/identity',
   claim: '/agent/identity/claim',
+  /** A claimed agent asks its person for more scopes (step-up). */
+  scopeRequest: '/agent/identity/scopes',
   claimPage: '/agent/claim',
   token: '/oauth2/token',
   revoke: '/oauth2/revoke',

@@ -27,6 +27,7 @@ export const scopeSummaries: Record<Scope, string> = {
 const endpointNames: Record<AgentEndpoint, string> = {
   identity: `POST ${agentPaths.identity}`,
   claim: `POST ${agentPaths.claim}`,
+  scopes: `POST ${agentPaths.scopeRequest}`,
   token: `POST ${agentPaths.token}`,
   revoke: `POST ${agentPaths.revoke}`,
 }

@@ -2,7 +2,7 @@ import { agentLifetimes } from './constants.ts'
 import type { AgentReply } from './types.ts'
 
 /** The endpoints an agent calls, by the key the error catalogue files them under. */
-export type AgentEndpoint = 'identity' | 'claim' | 'token' | 'revoke'
+export type AgentEndpoint = 'identity' | 'claim' | 'scopes' | 'token' | 'revoke'
 
 /** One error an endpoint answers: its HTTP status, what it means and what the agent should do. */
 export interface AgentErrorInfo {
@@ -94,6 +94,34 @@ export const agentErrors = {
     },
     rate_limited: rateLimited('Too many claim requests from your address in the last hour.'),
   },
+  scopes: {
+    invalid_request: {
+      status: 400,
+      meaning: 'The body is not a JSON object, or `scopes` is not a space-separated string (or a list) of scope names.',
+      action: 'Send `{"scopes": "<scope> <scope>"}` as JSON.',
+      by: 'agent-auth',
+    },
+    invalid_token: {
+      status: 401,
+      meaning: 'No access token was sent, or it is not an agent token, expired, was revoked, or its agent was revoked.',
+      action: 'Exchange your identity assertion for a fresh token (jwt-bearer) and send it as `Authorization: Bearer`; if that fails, start again at Step 1.',
+      by: 'agent-auth',
+    },
+    not_claimed: {
+      status: 403,
+      meaning: 'The agent is not claimed yet: only a claimed agent asks its person for more scopes.',
+      action: 'Get claimed first (Step 4), then ask with a post-claim token.',
+      by: 'agent-auth',
+    },
+    invalid_scope: {
+      status: 400,
+      meaning:
+        '`scopes` is empty, names an unknown scope or one outside this deployment\'s allowed set (`AUTH_MD_ALLOWED_SCOPES`), or only scopes the agent already holds.',
+      action: 'Ask only for allowed scopes you do not hold yet (the Scopes table below); nothing was created.',
+      by: 'agent-auth',
+    },
+    rate_limited: rateLimited('Too many scope requests from your address in the last hour.'),
+  },
   token: {
     invalid_request: {
       status: 400,
@@ -103,7 +131,7 @@ export const agentErrors = {
     },
     authorization_pending: {
       status: 400,
-      meaning: 'The person has not confirmed the claim yet.',
+      meaning: 'The person has not confirmed the claim yet (or, with jwt-bearer and `scope`, not approved the scopes you asked for).',
       action: 'Wait `interval` seconds and poll again.',
       by: 'agent-auth',
     },
@@ -115,9 +143,10 @@ export const agentErrors = {
     },
     expired_token: {
       status: 400,
-      meaning: 'The user code expired before the person confirmed (or no claim was requested yet), or the claim window is over.',
+      meaning:
+        'The user code expired before the person confirmed (or no claim was requested yet), or the claim window is over; with jwt-bearer and `scope`: the code of your scope request expired unapproved.',
       action:
-        'If `claim_token_expires` is still ahead, call the claim endpoint again for a new code and show it to the person; otherwise register again.',
+        'If `claim_token_expires` is still ahead, call the claim endpoint again for a new code and show it to the person; otherwise register again. For a scope request, ask for the scopes again.',
       by: 'agent-auth',
     },
     invalid_grant: {

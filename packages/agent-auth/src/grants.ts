@@ -4,6 +4,7 @@ import { agentGrantTypes, agentLifetimes, agentPaths } from './constants.ts'
 import { type AgentContext, addSeconds, earliest, iso, liveScopes, newAgentToken, secondsUntil } from './context.ts'
 import { agentFail, agentOk } from './errors.ts'
 import { requestScopes } from './input.ts'
+import { pendingScopes } from './scopes.ts'
 import type { AgentForm, AgentReply } from './types.ts'
 
 type TokenError = Parameters<typeof agentFail<'token'>>[1]
@@ -136,6 +137,14 @@ async function jwtBearerGrant(ctx: AgentContext, form: AgentForm): Promise<Agent
   const scope: unknown = form.scope
   if (scope !== undefined && typeof scope !== 'string') return fail('invalid_request', 'scope must be a space-separated string.')
   if (typeof scope === 'string' && scope.trim() !== '') {
+    // Scopes the person has not approved yet: polled like the claim (RFC 8628's answers).
+    const pending = claims.stage === 'claimed' ? pendingScopes(ctx, registration, scope, now) : null
+    if (pending !== null) {
+      if ((await deps.agents.recordPoll(registration.id, now)) === 'slow_down') {
+        return fail('slow_down', `You polled sooner than every ${registration.pollIntervalSeconds} seconds: add 5 seconds to your interval.`)
+      }
+      return pending
+    }
     const requested = requestScopes(scope, base, 'scope')
     if (!requested.ok) return fail('invalid_scope', `${requested.why}.`)
     scopes = requested.scopes

@@ -13,6 +13,7 @@ import { token } from './grants.ts'
 import { authorizationServerAdditions } from './metadata.ts'
 import { register } from './register.ts'
 import { revoke } from './revoke.ts'
+import { requestMoreScopes } from './scopes.ts'
 import type { AgentAuth, AgentAuthSettings, AgentAuthUrls } from './types.ts'
 
 export { agentGrantTypes, agentLifetimes, agentPaths } from './constants.ts'
@@ -44,6 +45,7 @@ export function createAgentAuth(deps: CoreDeps, settings: AgentAuthSettings, url
     settings,
     register: (body) => register(ctx, body),
     requestClaim: (body) => requestClaim(ctx, body),
+    requestScopes: (accessToken, body) => requestMoreScopes(ctx, accessToken, body),
     claimView: (userCode, viewer) => claimView(ctx, userCode, viewer),
     confirmClaim: (userCode, viewer) => confirmClaim(ctx, userCode, viewer),
     token: (form) => token(ctx, form),

@@ -19,6 +19,7 @@ export function authorizationServerAdditions(ctx: AgentContext): { grantTypes: s
       skill: at(agentPaths.document),
       identity_endpoint: at(agentPaths.identity),
       claim_endpoint: at(agentPaths.claim),
+      scope_request_endpoint: at(agentPaths.scopeRequest),
       identity_types_supported: enabledTypes(ctx),
     },
   }

@@ -55,10 +55,22 @@ export type ClaimView =
       /** The code as people read it: `BCDF-GHJK`. */
       readonly userCode: string
     }
+  /** A claimed agent asks the person who claimed it for more scopes (step-up); shown to that person only. */
+  | {
+      readonly kind: 'step_up'
+      readonly registration: ClaimRegistration
+      readonly userCode: string
+      /** Exactly what confirming adds. */
+      readonly added: readonly Scope[]
+      /** What it holds now, and keeps. */
+      readonly held: readonly Scope[]
+    }
 
 /** What confirming a claim did. */
 export type ConfirmOutcome =
   | { readonly kind: 'confirmed'; readonly registration: ClaimRegistration }
+  /** A step-up was approved: `registration.scopes` is the grant now, `added` what was added. */
+  | { readonly kind: 'granted'; readonly registration: ClaimRegistration; readonly added: readonly Scope[] }
   | { readonly kind: 'unknown' }
   | { readonly kind: 'expired' }
   | { readonly kind: 'claimed' }
@@ -80,6 +92,11 @@ export interface AgentAuth {
   register(body: unknown): Promise<AgentReply>
   /** `POST /agent/identity/claim` (a parsed JSON body). */
   requestClaim(body: unknown): Promise<AgentReply>
+  /**
+   * `POST /agent/identity/scopes` (step-up): a claimed agent asks for more scopes; `accessToken`
+   * is its bearer token as sent (null without one), the body the parsed JSON.
+   */
+  requestScopes(accessToken: string | null, body: unknown): Promise<AgentReply>
   /** `GET /agent/claim?user_code=`: what the page shows the signed-in person; changes nothing. */
   claimView(userCode: string, viewer: PrincipalUser): Promise<ClaimView>
   /** `POST /agent/claim`: the signed-in person confirms (the edge checked the session and CSRF token). */

@@ -29,6 +29,7 @@ export function registration(over: Partial<AgentRegistrationRecord> = {}): Agent
     preClaimScopes: [],
     postClaimScopes: ['artifacts:read', 'artifacts:create'],
     claimExpiresAt: new Date(t0.getTime() + 86_400_000),
+    requestedScopes: null,
     userCodeExpiresAt: new Date(t0.getTime() + 600_000),
     pollIntervalSeconds: 5,
     lastPolledAt: null,
@@ -92,6 +93,21 @@ export function cannedStore(answers: Answers = {}): Canned {
       const outcome = answer('confirmClaim', {
         ok: true,
         registration: registration({ claimedBy: owner, claimedAt: command.at, userCodeExpiresAt: null }),
+      })
+      if (outcome.ok) events.push(command.audit(outcome.registration, owner))
+      return outcome
+    },
+    async startScopeRequest(command) {
+      record('startScopeRequest', command)
+      const outcome = answer('startScopeRequest', { ok: true })
+      if (outcome.ok) events.push(command.audit(registration({ claimedBy: owner }), owner))
+      return outcome
+    },
+    async approveScopeRequest(command) {
+      record('approveScopeRequest', command)
+      const outcome = answer('approveScopeRequest', {
+        ok: true,
+        registration: registration({ claimedBy: owner, userCodeExpiresAt: null, postClaimScopes: ['artifacts:read', ...command.scopes] }),
       })
       if (outcome.ok) events.push(command.audit(outcome.registration, owner))
       return outcome

@@ -149,6 +149,7 @@ export type {
   AgentSummaryRecord,
   AgentTokenDraft,
   AgentType,
+  ApproveScopeRequestCommand,
   ConfirmClaimCommand,
   ConfirmClaimOutcome,
   CreateRegistrationCommand,
@@ -157,6 +158,7 @@ export type {
   RedeemClaimCommand,
   RedeemClaimOutcome,
   StartClaimCommand,
+  StartScopeRequestCommand,
 } from './ports/agents.ts'
 export type { CoreStores } from './ports/core-stores.ts'
 export type {

@@ -11,6 +11,14 @@ export type ClaimPage =
   | { readonly kind: 'enter' }
   | { readonly kind: 'pending'; readonly agent: ClaimRegistration; readonly userCode: string }
   | { readonly kind: 'confirmed'; readonly agent: Pick<ClaimRegistration, 'id' | 'name' | 'scopes'> }
+  | {
+      readonly kind: 'step_up'
+      readonly agent: ClaimRegistration
+      readonly userCode: string
+      readonly added: readonly Scope[]
+      readonly held: readonly Scope[]
+    }
+  | { readonly kind: 'granted'; readonly agent: Pick<ClaimRegistration, 'id' | 'name' | 'scopes'>; readonly added: readonly Scope[] }
   | { readonly kind: 'claimed' }
   | { readonly kind: 'wrong_account' }
   | { readonly kind: 'unknown' }
@@ -22,6 +30,8 @@ export const claimPageStatus: Record<ClaimPage['kind'], number> = {
   enter: 200,
   pending: 200,
   confirmed: 200,
+  step_up: 200,
+  granted: 200,
   claimed: 200,
   wrong_account: 403,
   unknown: 404,
@@ -88,6 +98,41 @@ function body(page: ClaimPage, csrf: string): { title: string; content: SafeHtml
         content: html`<h1>Agent connected</h1>
   <p>The agent <strong class="agent-name">${page.agent.name}</strong> <code class="muted">${page.agent.id}</code> now acts for you. It picks up its token on its next check, within a few seconds.</p>
   <p>It may:</p>
+  ${scopeList(page.agent.scopes)}
+  <div class="actions"><a class="button" href="${webRoutes.agents.path()}">See your agents</a><a class="button secondary" href="${webRoutes.home.path()}">Home</a></div>`,
+      }
+    case 'step_up': {
+      const { agent } = page
+      return {
+        title: `${agent.name} asks for more access`,
+        content: html`<h1><strong class="agent-name">${agent.name}</strong> asks for more access</h1>
+  <p>Your agent <strong>${agent.name}</strong> <code class="muted">${agent.id}</code> asks to do more for you in Quire.</p>
+  <p class="notice">Confirm only if your agent asked for this and shows you the code <strong class="user-code">${page.userCode}</strong>.</p>
+  <p>If you confirm, it will also be able to:</p>
+  <div class="scopes-added">${scopeList(page.added)}</div>
+  <p>It keeps what it may do already:</p>
+  ${page.held.length > 0 ? scopeList(page.held) : html`<p class="muted">Nothing yet.</p>`}
+  <p class="muted">Never more than you may do yourself. You can revoke it at any time in <a href="${webRoutes.agents.path()}">Settings → Agents</a>.</p>
+  <dl class="facts">
+    <dt>Code expires</dt><dd><time datetime="${agent.codeExpiresAt.toISOString()}">${agent.codeExpiresAt.toISOString().replace('T', ' ').slice(0, 16)} UTC</time></dd>
+  </dl>
+  <form method="post" action="${webRoutes.agentClaim.path()}">
+    <input type="hidden" name="user_code" value="${page.userCode}">
+    ${csrfInput(csrf)}
+    <div class="actions">
+      <button type="submit">Confirm</button>
+      <a class="button secondary" href="${webRoutes.home.path()}">Cancel</a>
+    </div>
+  </form>`,
+      }
+    }
+    case 'granted':
+      return {
+        title: 'More access granted',
+        content: html`<h1>Done: ${page.agent.name} can now do more</h1>
+  <p>Done: <strong class="agent-name">${page.agent.name}</strong> <code class="muted">${page.agent.id}</code> can now:</p>
+  ${scopeList(page.added)}
+  <p>Its next token carries this, within a few seconds. All it may do now:</p>
   ${scopeList(page.agent.scopes)}
   <div class="actions"><a class="button" href="${webRoutes.agents.path()}">See your agents</a><a class="button secondary" href="${webRoutes.home.path()}">Home</a></div>`,
       }

@@ -109,6 +109,7 @@ export const webRoutes = {
   authMd: route(`/${top.authMd}`, ['GET']),
   agentIdentity: route(`/${top.agent}/identity`, ['POST']),
   agentIdentityClaim: route(`/${top.agent}/identity/claim`, ['POST']),
+  agentIdentityScopes: route(`/${top.agent}/identity/scopes`, ['POST']),
   agentClaim: route(`/${top.agent}/claim`, ['GET', 'POST'], { query: ['user_code'], secret: true }),
 
   // The MCP endpoint.

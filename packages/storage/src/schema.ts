@@ -225,6 +225,8 @@ export interface AgentRegistrationsTable {
   claim_expires_at: Timestamp
   user_code_hash: string | null
   user_code_expires_at: Timestamp | null
+  /** A claimed agent's pending request for more scopes, whose code is `user_code_hash` (migration 0009). */
+  requested_scopes: string[] | null
   /** The `jti` of the one identity assertion that still works, hashed. */
   assertion_id_hash: string | null
   poll_interval_seconds: number

@@ -226,6 +226,7 @@ describe(`agent registrations (${testEngine})`, () => {
       preClaimScopes: [],
       postClaimScopes: allScopes,
       claimExpiresAt: later(at, 24 * HOUR),
+      requestedScopes: null,
       userCodeExpiresAt: later(at, 10 * MINUTE),
       pollIntervalSeconds: 5,
       lastPolledAt: null,
@@ -735,5 +736,119 @@ describe(`audit events on someone's behalf (${testEngine})`, () => {
       .where('id', '=', onBehalf.id)
       .executeTakeFirstOrThrow()
     expect(row).toEqual({ actor_for_id: by.id, actor_for_label: by.username })
+  })
+})
+
+describe(`scope requests (step-up) (${testEngine})`, () => {
+  /** A claimed service_auth agent holding `artifacts:read` only. */
+  async function claimedAgent(at: Date): Promise<Registered> {
+    const registered = await register('service_auth', { at })
+    await handle.db
+      .updateTable('agent_registrations')
+      .set({ post_claim_scopes: ['artifacts:read'] })
+      .where('id', '=', registered.id)
+      .execute()
+    expect((await confirm(registered.userCode as string, owner, at)).ok).toBe(true)
+    return registered
+  }
+
+  async function request(registered: Registered, scopes: Scope[], at: Date, code = userCode()) {
+    const outcome = await deps.agents.startScopeRequest({
+      registrationId: registered.id,
+      scopes,
+      userCode: { hash: await sha256Hex(code), expiresAt: later(at, 10 * MINUTE) },
+      at,
+      audit: (registration, by) =>
+        filed('agent.scopes_requested', by, agentActor(registration.id, by), { agentId: registration.id, added: scopes }),
+    })
+    return { code, outcome }
+  }
+
+  async function approve(code: string, by: SeededUser, scopes: Scope[], at: Date) {
+    return deps.agents.approveScopeRequest({
+      userCodeHash: await sha256Hex(code),
+      userId: by.user.id,
+      scopes,
+      at,
+      audit: (registration, person) =>
+        event('agent.scopes_granted', {
+          actor: { kind: 'user', id: person.id, label: person.username },
+          via: { surface: 'web', credential: 'session', credentialId: 'ses_1' },
+          workspaceId: person.personalWorkspaceId,
+          data: { agentId: registration.id, added: scopes, scopes: registration.postClaimScopes },
+        }),
+    })
+  }
+
+  it('starts only for a claimed, unrevoked agent; a new request replaces the earlier one and its code', async () => {
+    const at = new Date()
+    const unclaimed = await register('service_auth', { at })
+    expect((await request(unclaimed, ['artifacts:share'], at)).outcome).toEqual({ ok: false, reason: 'gone' })
+    expect(await deps.agents.findById(unclaimed.id)).toMatchObject({ requestedScopes: null })
+
+    const registered = await claimedAgent(at)
+    const first = await request(registered, ['artifacts:share'], at)
+    expect(first.outcome).toEqual({ ok: true })
+    const second = await request(registered, ['artifacts:create', 'artifacts:share'], at)
+    expect(second.outcome).toEqual({ ok: true })
+    expect(await deps.agents.findByUserCode(await sha256Hex(first.code))).toBeNull()
+    expect(await deps.agents.findByUserCode(await sha256Hex(second.code))).toMatchObject({
+      id: registered.id,
+      requestedScopes: ['artifacts:create', 'artifacts:share'],
+      userCodeExpiresAt: later(at, 10 * MINUTE),
+    })
+    expect(await approve(first.code, owner, ['artifacts:share'], later(at, MINUTE))).toEqual({ ok: false, reason: 'gone' })
+    expect(await eventsAbout(registered.id)).toEqual([
+      `agent.registered@${owner.workspaceId}`,
+      `agent.claimed@${owner.workspaceId}`,
+      `agent.scopes_requested@${owner.workspaceId}`,
+      `agent.scopes_requested@${owner.workspaceId}`,
+    ])
+  })
+
+  it('refuses another person, an expired code, other scopes than shown and a revoked agent: nothing is granted', async () => {
+    const at = new Date()
+    const registered = await claimedAgent(at)
+    const { code } = await request(registered, ['artifacts:share'], at)
+    expect(await approve(code, stranger, ['artifacts:share'], later(at, MINUTE))).toEqual({ ok: false, reason: 'gone' })
+    expect(await approve(code, owner, ['artifacts:share'], later(at, 10 * MINUTE))).toEqual({ ok: false, reason: 'gone' })
+    expect(await approve(code, owner, ['artifacts:share', 'artifacts:delete'], later(at, MINUTE))).toEqual({ ok: false, reason: 'gone' })
+    expect(await deps.agents.findById(registered.id)).toMatchObject({
+      postClaimScopes: ['artifacts:read'],
+      requestedScopes: ['artifacts:share'],
+    })
+    await deps.agents.revokeAgent({
+      registrationId: registered.id,
+      userId: owner.user.id,
+      at: later(at, MINUTE),
+      audit: event('agent.revoked', { workspaceId: owner.workspaceId, data: { agentId: registered.id } }),
+    })
+    expect(await approve(code, owner, ['artifacts:share'], later(at, 2 * MINUTE))).toEqual({ ok: false, reason: 'gone' })
+    expect((await request(registered, ['artifacts:share'], later(at, 2 * MINUTE))).outcome).toEqual({ ok: false, reason: 'gone' })
+    expect((await eventsAbout(registered.id)).filter((e) => e.startsWith('agent.scopes_granted'))).toEqual([])
+  })
+
+  it('approves once for the person who claimed the agent: the union, in order, and the request and code end', async () => {
+    const at = new Date()
+    const registered = await claimedAgent(at)
+    const { code } = await request(registered, ['artifacts:create', 'artifacts:share'], at)
+    const approvedAt = later(at, MINUTE)
+    const approved = await approve(code, owner, ['artifacts:create', 'artifacts:share'], approvedAt)
+    expect(approved).toEqual({
+      ok: true,
+      registration: expect.objectContaining({
+        id: registered.id,
+        postClaimScopes: ['artifacts:read', 'artifacts:create', 'artifacts:share'],
+        requestedScopes: null,
+        userCodeExpiresAt: null,
+        claimedBy: asOwner(owner),
+      }),
+    })
+    expect(await deps.agents.findByUserCode(await sha256Hex(code))).toBeNull()
+    expect(await approve(code, owner, ['artifacts:create', 'artifacts:share'], approvedAt)).toEqual({ ok: false, reason: 'gone' })
+    expect((await eventsAbout(registered.id)).slice(-2)).toEqual([
+      `agent.scopes_requested@${owner.workspaceId}`,
+      `agent.scopes_granted@${owner.workspaceId}`,
+    ])
   })
 })

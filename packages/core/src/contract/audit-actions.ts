@@ -22,6 +22,8 @@ export const accountActions = [
   'agent.registered',
   'agent.claim_requested',
   'agent.claimed',
+  'agent.scopes_requested',
+  'agent.scopes_granted',
   'agent.token_issued',
   'agent.revoked',
   'token.revoked',

@@ -35,6 +35,11 @@ export interface AgentRegistrationRecord {
   readonly postClaimScopes: readonly Scope[]
   /** The claim window: after it, the claim token and every unclaimed credential are dead. */
   readonly claimExpiresAt: Date
+  /**
+   * A claimed agent's pending request for more scopes (step-up), which the live user code is for;
+   * null when none is pending (never asked, approved, or the agent is unclaimed).
+   */
+  readonly requestedScopes: readonly Scope[] | null
   /** When the live user code expires; null when no code is live (none asked for, or confirmed). */
   readonly userCodeExpiresAt: Date | null
   /** The polling interval the agent was told, in seconds (grows by 5 with every `slow_down`). */
@@ -104,6 +109,28 @@ export type ConfirmClaimOutcome =
   /** The code, the window or the person no longer fit (raced with a rotation, an expiry, another confirmation). */
   | { readonly ok: false; readonly reason: 'gone' }
 
+/** A claimed agent asks its person for more scopes: a fresh code for them, replacing any earlier request. */
+export interface StartScopeRequestCommand {
+  readonly registrationId: string
+  /** The scopes to add: none of them held yet. */
+  readonly scopes: readonly Scope[]
+  readonly userCode: { readonly hash: string; readonly expiresAt: Date }
+  readonly at: Date
+  /** `agent.scopes_requested`, on the trail of the person who claimed the agent. */
+  readonly audit: (registration: AgentRegistrationRecord, owner: AgentOwner) => AuditEventDraft
+}
+
+export interface ApproveScopeRequestCommand {
+  readonly userCodeHash: string
+  /** The signed-in person approving: the one who claimed the agent. */
+  readonly userId: string
+  /** The scopes the person was shown: the request must still be exactly these. */
+  readonly scopes: readonly Scope[]
+  readonly at: Date
+  /** `agent.scopes_granted`, given the registration as approved (its post-claim scopes include the added ones). */
+  readonly audit: (registration: AgentRegistrationRecord, owner: AgentOwner) => AuditEventDraft
+}
+
 export interface RedeemClaimCommand {
   readonly claimTokenHash: string
   readonly token: AgentTokenDraft
@@ -168,6 +195,20 @@ export interface AgentStore {
    * pre-claim token and the pre-claim assertion.
    */
   confirmClaim(command: ConfirmClaimCommand): Promise<ConfirmClaimOutcome>
+  /**
+   * Starts a scope request (step-up) of a claimed, unrevoked agent: the requested scopes and a
+   * fresh user code replace any earlier request and code. `gone` when the agent is not (or no
+   * longer) claimed or was revoked; `code_taken` when the code collides with a live one.
+   */
+  startScopeRequest(
+    command: StartScopeRequestCommand,
+  ): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: 'gone' | 'code_taken' }>
+  /**
+   * Approves the pending scope request holding this live code, for the person who claimed the
+   * agent, if the request is still the one shown: the post-claim scopes become their union with
+   * it, and the request and its code end.
+   */
+  approveScopeRequest(command: ApproveScopeRequestCommand): Promise<ConfirmClaimOutcome>
   /**
    * Records a poll of the claim grant: `slow_down` when it came sooner than the interval after
    * the previous one (and the interval grows by 5 s), atomically with other polls.

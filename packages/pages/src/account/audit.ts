@@ -58,6 +58,13 @@ const apiKey = (d: Data) => (text(d, 'name') ? `key “${text(d, 'name')}”` : 
 const client = (d: Data) => text(d, 'clientName') ?? text(d, 'clientId')
 /** An agent by its id, with how it registered when the event says. */
 const agent = (d: Data) => (text(d, 'agentId') ? `agent ${text(d, 'agentId')}${text(d, 'type') ? ` (${text(d, 'type')})` : ''}` : null)
+/** A step-up's event: the agent and the scopes it asked for or was granted. */
+const scopeChange =
+  (verb: string) =>
+  (d: Data): string | null => {
+    const added = Array.isArray(d.added) ? d.added.filter((s) => typeof s === 'string') : []
+    return text(d, 'agentId') ? `agent ${text(d, 'agentId')}${added.length > 0 ? `, ${verb} ${added.join(' ')}` : ''}` : null
+  }
 
 /** What each kind of event was done to, from its data (every action Quire records has an entry). */
 const targets: Record<AuditAction, (data: Data) => string | null> = {
@@ -91,6 +98,8 @@ const targets: Record<AuditAction, (data: Data) => string | null> = {
   'agent.registered': agent,
   'agent.claim_requested': agent,
   'agent.claimed': agent,
+  'agent.scopes_requested': scopeChange('asks for'),
+  'agent.scopes_granted': scopeChange('granted'),
   'agent.token_issued': agent,
   'agent.revoked': agent,
   'token.revoked': agent,

@@ -38,6 +38,12 @@ function field(request: FastifyRequest, name: string): string | null {
   return typeof value === 'string' ? value : null
 }
 
+/** The bearer token of the Authorization header, or null. */
+function bearerOf(request: FastifyRequest): string | null {
+  const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')
+  return match?.[1] ?? null
+}
+
 /** The user code a query or form carries. */
 function userCodeOf(input: unknown): string | null {
   if (typeof input !== 'object' || input === null) return null
@@ -80,6 +86,8 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
     key: (r) => (typeOf(r) === 'service_auth' ? normaliseEmail(field(r, 'login_hint')) : null),
   })
   const claimRequests = budget(app, { name: 'agent-claim', max: 20, timeWindow: HOUR_MS, key: addressOf })
+  // Scope requests (step-up) are spent like claim requests: per address, refused ones included.
+  const scopeRequests = budget(app, { name: 'agent-scopes', max: 20, timeWindow: HOUR_MS, key: addressOf })
   const wrongCodes = [
     budget(app, {
       name: 'agent-code',
@@ -116,6 +124,14 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
     return sendAgentReply(reply, await agents.requestClaim(request.body))
   })
 
+  app.post(webRoutes.agentIdentityScopes.pattern, agentEndpoint, async (request, reply) => {
+    const { exceeded, retryAfterSeconds } = await scopeRequests(request)
+    if (exceeded) return sendAgentReply(reply, rateLimited(retryAfterSeconds, 'scope requests'))
+    const answer = await agents.requestScopes(bearerOf(request), request.body)
+    if (answer.status === 401) reply.header('www-authenticate', 'Bearer error="invalid_token"')
+    return sendAgentReply(reply, answer)
+  })
+
   /** The page, for a signed-in person; signed out, they sign in first and come back here. */
   const sendClaimPage = (request: FastifyRequest, reply: FastifyReply, page: ClaimPage) => {
     const session = request.session
@@ -145,6 +161,10 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
         return { kind: 'pending', agent: outcome.registration, userCode: outcome.userCode }
       case 'confirmed':
         return { kind: 'confirmed', agent: outcome.registration }
+      case 'step_up':
+        return { kind: 'step_up', agent: outcome.registration, userCode: outcome.userCode, added: outcome.added, held: outcome.held }
+      case 'granted':
+        return { kind: 'granted', agent: outcome.registration, added: outcome.added }
       case 'claimed':
         return { kind: 'claimed' }
       default:

@@ -9,6 +9,7 @@ import * as signInAndOAuth from './0005-sign-in-and-oauth.ts'
 import * as idempotencyWindow from './0006-idempotency-window.ts'
 import * as agentAuth from './0007-agent-auth.ts'
 import * as agentNames from './0008-agent-names.ts'
+import * as agentScopeRequests from './0009-agent-scope-requests.ts'
 
 /** Every migration, in order. One set runs on PostgreSQL and on PGlite alike. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0006-idempotency-window': idempotencyWindow,
   '0007-agent-auth': agentAuth,
   '0008-agent-names': agentNames,
+  '0009-agent-scope-requests': agentScopeRequests,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

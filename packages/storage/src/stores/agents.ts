@@ -57,6 +57,7 @@ function registrationFrom(row: Row): AgentRegistrationRecord {
     preClaimScopes: (row.pre_claim_scopes as Scope[] | null) ?? [],
     postClaimScopes: (row.post_claim_scopes as Scope[] | null) ?? [],
     claimExpiresAt: date(row.claim_expires_at),
+    requestedScopes: (row.requested_scopes as Scope[] | null) ?? null,
     userCodeExpiresAt: maybeDate(row.user_code_expires_at),
     pollIntervalSeconds: Number(row.poll_interval_seconds),
     lastPolledAt: maybeDate(row.last_polled_at),
@@ -169,6 +170,54 @@ async function confirmClaim(db: Kysely<Database>, cmd: Parameters<AgentStore['co
     const id = rows[0]?.id
     if (id === undefined) return { ok: false, reason: 'gone' } as const
     await revokeTokensOf(trx, id, cmd.at)
+    const registration = await reread(trx, id)
+    if (registration.claimedBy === null) throw new Error(`agent registration ${id} was claimed by no one`)
+    await insertAudit(trx, cmd.audit(registration, registration.claimedBy))
+    return { ok: true, registration } as const
+  })
+}
+
+/**
+ * A scope request (step-up) is one conditional UPDATE: the agent is claimed and not revoked. The
+ * fresh code and the requested scopes replace any earlier request, whose code stops matching at
+ * once; the event goes on the trail of the person who claimed the agent.
+ */
+async function startScopeRequest(db: Kysely<Database>, cmd: Parameters<AgentStore['startScopeRequest']>[0]) {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ id: string }>`UPDATE agent_registrations
+        SET requested_scopes = ${[...cmd.scopes]}::text[], user_code_hash = ${cmd.userCode.hash}::text,
+          user_code_expires_at = ${cmd.userCode.expiresAt}::timestamptz
+        WHERE id = ${cmd.registrationId}::text AND claimed_at IS NOT NULL AND revoked_at IS NULL
+        RETURNING id`.execute(trx)
+      if (rows.length === 0) return { ok: false, reason: 'gone' } as const
+      const registration = await reread(trx, cmd.registrationId)
+      if (registration.claimedBy === null) throw new Error(`agent registration ${cmd.registrationId} was claimed by no one`)
+      await insertAudit(trx, cmd.audit(registration, registration.claimedBy))
+      return { ok: true } as const
+    })
+  } catch (error) {
+    if (isCodeTaken(error)) return { ok: false, reason: 'code_taken' } as const
+    throw error
+  }
+}
+
+/**
+ * The approval is one conditional UPDATE: the code is the one held and still live, the request
+ * pending and exactly the one the person was shown, the agent not revoked, and the person the one
+ * who claimed it. The added scopes follow the held ones (each once); the request and its code end.
+ */
+async function approveScopeRequest(db: Kysely<Database>, cmd: Parameters<AgentStore['approveScopeRequest']>[0]) {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ id: string }>`UPDATE agent_registrations r
+      SET post_claim_scopes = r.post_claim_scopes
+          || ARRAY(SELECT s FROM unnest(r.requested_scopes) WITH ORDINALITY AS q(s, n) WHERE s <> ALL (r.post_claim_scopes) ORDER BY n),
+        requested_scopes = NULL, user_code_hash = NULL, user_code_expires_at = NULL
+      WHERE r.user_code_hash = ${cmd.userCodeHash}::text AND r.user_code_expires_at > ${cmd.at}::timestamptz
+        AND r.requested_scopes = ${[...cmd.scopes]}::text[] AND r.claimed_by = ${cmd.userId}::text AND r.revoked_at IS NULL
+      RETURNING r.id`.execute(trx)
+    const id = rows[0]?.id
+    if (id === undefined) return { ok: false, reason: 'gone' } as const
     const registration = await reread(trx, id)
     if (registration.claimedBy === null) throw new Error(`agent registration ${id} was claimed by no one`)
     await insertAudit(trx, cmd.audit(registration, registration.claimedBy))
@@ -326,6 +375,8 @@ export function agentStore(db: Kysely<Database>): AgentStore {
     findById: (id) => selectRegistration(db, sql<boolean>`r.id = ${id}::text`),
     startClaim: (cmd) => startClaim(db, cmd),
     confirmClaim: (cmd) => confirmClaim(db, cmd),
+    startScopeRequest: (cmd) => startScopeRequest(db, cmd),
+    approveScopeRequest: (cmd) => approveScopeRequest(db, cmd),
     recordPoll: (registrationId, at) => recordPoll(db, registrationId, at),
     redeemClaim: (cmd) => redeemClaim(db, cmd),
     exchangeAssertion: (cmd) => exchangeAssertion(db, cmd),

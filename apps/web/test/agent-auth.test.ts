@@ -158,13 +158,20 @@ describe('the agent registration layer', () => {
         skill: `${web.url}/auth.md`,
         identity_endpoint: `${web.url}/agent/identity`,
         claim_endpoint: `${web.url}/agent/identity/claim`,
+        scope_request_endpoint: `${web.url}/agent/identity/scopes`,
         identity_types_supported: expect.arrayContaining(['anonymous', 'service_auth']),
       })
       const skill = await fetch(block.skill as string)
       expect(skill.status).toBe(200)
       expect(skill.headers.get('content-type')).toMatch(/^text\/markdown/)
       const document = await skill.text()
-      for (const url of [block.identity_endpoint, block.claim_endpoint, as.body.token_endpoint, as.body.revocation_endpoint])
+      for (const url of [
+        block.identity_endpoint,
+        block.claim_endpoint,
+        block.scope_request_endpoint,
+        as.body.token_endpoint,
+        as.body.revocation_endpoint,
+      ])
         expect(document).toContain(url as string)
       // The endpoints answer (a bad request, not a 404).
       expect((await agent.register({})).status).toBe(400)

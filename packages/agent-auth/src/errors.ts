@@ -104,7 +104,8 @@ export const agentErrors = {
     invalid_token: {
       status: 401,
       meaning: 'No access token was sent, or it is not an agent token, expired, was revoked, or its agent was revoked.',
-      action: 'Exchange your identity assertion for a fresh token (jwt-bearer) and send it as `Authorization: Bearer`; if that fails, start again at Step 1.',
+      action:
+        'Exchange your identity assertion for a fresh token (jwt-bearer) and send it as `Authorization: Bearer`; if that fails, start again at Step 1.',
       by: 'agent-auth',
     },
     not_claimed: {
@@ -116,7 +117,7 @@ export const agentErrors = {
     invalid_scope: {
       status: 400,
       meaning:
-        '`scopes` is empty, names an unknown scope or one outside this deployment\'s allowed set (`AUTH_MD_ALLOWED_SCOPES`), or only scopes the agent already holds.',
+        "`scopes` is empty, names an unknown scope or one outside this deployment's allowed set (`AUTH_MD_ALLOWED_SCOPES`), or only scopes the agent already holds.",
       action: 'Ask only for allowed scopes you do not hold yet (the Scopes table below); nothing was created.',
       by: 'agent-auth',
     },

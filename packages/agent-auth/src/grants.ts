@@ -141,7 +141,10 @@ async function jwtBearerGrant(ctx: AgentContext, form: AgentForm): Promise<Agent
     const pending = claims.stage === 'claimed' ? pendingScopes(ctx, registration, scope, now) : null
     if (pending !== null) {
       if ((await deps.agents.recordPoll(registration.id, now)) === 'slow_down') {
-        return fail('slow_down', `You polled sooner than every ${registration.pollIntervalSeconds} seconds: add 5 seconds to your interval.`)
+        return fail(
+          'slow_down',
+          `You polled sooner than every ${registration.pollIntervalSeconds} seconds: add 5 seconds to your interval.`,
+        )
       }
       return pending
     }

@@ -1,4 +1,13 @@
-import { type AgentOwner, type AgentRegistrationRecord, type AuditEventDraft, agentActor, isScope, type PrincipalUser, type Scope } from '@quire/core'
+import {
+  type AgentOwner,
+  type AgentRegistrationRecord,
+  type AuditEventDraft,
+  agentActor,
+  isScope,
+  type PrincipalUser,
+  type Scope,
+  scopes,
+} from '@quire/core'
 import { agentLifetimes, agentPaths } from './constants.ts'
 import { type AgentContext, addSeconds, claimBlock, iso } from './context.ts'
 import { agentFail, agentOk } from './errors.ts'
@@ -32,25 +41,34 @@ export function newScopes(
   requested: unknown,
   held: readonly Scope[],
   allowed: readonly Scope[],
-): { readonly ok: true; readonly scopes: Scope[] } | { readonly ok: false; readonly code: ScopesError; readonly why: string } {
+): { readonly ok: true; readonly scopes: Scope[] } | { readonly ok: false; readonly reply: AgentReply } {
+  const refuse = (reply: AgentReply) => ({ ok: false, reply }) as const
   const names = scopeNames(requested)
   if (names === null || names.length > 64) {
-    return { ok: false, code: 'invalid_request', why: 'scopes must be a space-separated string of scope names (or a list of them).' }
+    return refuse(fail('invalid_request', 'scopes must be a space-separated string of scope names (or a list of them).'))
   }
-  if (names.length === 0) return { ok: false, code: 'invalid_scope', why: 'scopes is empty: name the scopes you need added.' }
+  if (names.length === 0) return refuse(fail('invalid_scope', 'scopes is empty: name the scopes you need added.'))
   const unknown = names.filter((n) => !isScope(n))
-  if (unknown.length > 0) return { ok: false, code: 'invalid_scope', why: `${unknown.map(quote).join(', ')} is not a scope.` }
+  if (unknown.length > 0) {
+    return refuse(
+      fail(
+        'invalid_scope',
+        `${unknown.map(quote).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a scope (known: ${scopes.join(' ')}).`,
+      ),
+    )
+  }
   const outside = names.filter((n) => !(allowed as readonly string[]).includes(n))
   if (outside.length > 0) {
-    return {
-      ok: false,
-      code: 'invalid_scope',
-      why: `${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} not allowed for agents on this deployment (${allowedSetting}: ${allowed.join(' ')}); ask only for those.`,
-    }
+    return refuse(
+      fail(
+        'invalid_scope',
+        `${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} not allowed for agents on this deployment (${allowedSetting}: ${allowed.join(' ')}); ask only for those.`,
+      ),
+    )
   }
   const added = allowed.filter((s) => names.includes(s) && !held.includes(s))
   if (added.length === 0) {
-    return { ok: false, code: 'invalid_scope', why: `This agent already holds ${names.join(' ')}: exchange its assertion for a token with them.` }
+    return refuse(fail('invalid_scope', `This agent already holds ${names.join(' ')}: exchange its assertion for a token with them.`))
   }
   return { ok: true, scopes: added }
 }
@@ -110,7 +128,7 @@ export async function requestMoreScopes(ctx: AgentContext, accessToken: string |
   const { registration, tokenId } = agent
   if (!isObject(body)) return fail('invalid_request', 'The body must be a JSON object: {"scopes":"artifacts:share"}.')
   const wanted = newScopes(body.scopes, registration.postClaimScopes, ctx.settings.allowedScopes)
-  if (!wanted.ok) return fail(wanted.code, wanted.why)
+  if (!wanted.ok) return wanted.reply
 
   for (let attempt = 0; attempt < codeAttempts; attempt++) {
     const code = generateUserCode()

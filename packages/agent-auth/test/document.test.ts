@@ -14,7 +14,13 @@ const auth = (settings = testSettings()) => createAgentAuth(noPorts, settings, {
 /** Every `agentFail(<endpoint>, '<code>'…)` and endpoint-local `fail('<code>'…)` in the sources, by endpoint. */
 function codesInSources(): Set<string> {
   const src = join(import.meta.dirname, '../src')
-  const endpointOf: Record<string, string> = { 'register.ts': 'identity', 'claim.ts': 'claim', 'grants.ts': 'token', 'revoke.ts': 'revoke' }
+  const endpointOf: Record<string, string> = {
+    'register.ts': 'identity',
+    'claim.ts': 'claim',
+    'grants.ts': 'token',
+    'revoke.ts': 'revoke',
+    'scopes.ts': 'scopes',
+  }
   const found = new Set<string>()
   for (const file of readdirSync(src)) {
     const text = readFileSync(join(src, file), 'utf8')
@@ -59,6 +65,7 @@ describe('the /auth.md document', () => {
       agentPaths.document,
       agentPaths.identity,
       agentPaths.claim,
+      agentPaths.scopeRequest,
       agentPaths.claimPage,
       agentPaths.token,
       agentPaths.revoke,
@@ -71,6 +78,16 @@ describe('the /auth.md document', () => {
     expect(doc).toContain(`${urls.apiUrl}/api/profile/me`)
     expect(doc).not.toContain(`${urls.webUrl}//`)
     expect(doc).not.toMatch(/\{(web_url|api_url|base_url)\}/)
+  })
+
+  it('tells a claimed agent how to ask for more scopes and how to poll for them', () => {
+    const section = doc.slice(doc.indexOf('### More scopes (step-up)'), doc.indexOf('## Step 7: Revoke'))
+    expect(section).toContain(`curl -sS -X POST ${urls.webUrl}${agentPaths.scopeRequest}`)
+    expect(section).toContain('"scopes_requested"')
+    expect(section).toContain('AUTH_MD_ALLOWED_SCOPES')
+    expect(section).toContain(`grant_type=${agentGrantTypes.jwtBearer}`)
+    for (const answer of ['authorization_pending', 'slow_down', 'expired_token', 'invalid_scope', 'invalid_token', 'not_claimed'])
+      expect(section, answer).toContain(`\`${answer}\``)
   })
 
   it('lists every error code of every endpoint, with its status, in the errors table', () => {
@@ -171,6 +188,7 @@ describe('discovery additions', () => {
         skill: 'https://quire.example/auth.md',
         identity_endpoint: 'https://quire.example/agent/identity',
         claim_endpoint: 'https://quire.example/agent/identity/claim',
+        scope_request_endpoint: 'https://quire.example/agent/identity/scopes',
         identity_types_supported: ['service_auth', 'anonymous'],
       },
     })

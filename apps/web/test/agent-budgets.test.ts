@@ -75,3 +75,25 @@ describe(`wrong claim codes (${testEngine})`, () => {
     expect(locked.headers.get('referrer-policy')).toBe('no-referrer')
   })
 })
+
+describe(`scope requests (step-up) (${testEngine})`, () => {
+  /** `POST /agent/identity/scopes` from a client address, with a token that is no agent's. */
+  const askFor = (from: string) =>
+    web.app.inject({
+      method: 'POST',
+      url: '/agent/identity/scopes',
+      remoteAddress: from,
+      headers: { authorization: 'Bearer qgt_unknown' },
+      payload: { scopes: 'artifacts:share' },
+    })
+
+  it('spend their address’s budget like claim requests, refused ones included; other addresses are unaffected', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 21; i++) statuses.push((await askFor('203.0.113.91')).statusCode)
+    expect(statuses).toEqual([...Array(20).fill(401), 429])
+    const limited = await askFor('203.0.113.91')
+    expect(errorOf(limited)).toBe('rate_limited')
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
+    expect((await askFor('198.51.100.91')).statusCode).toBe(401)
+  })
+})

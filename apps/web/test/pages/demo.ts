@@ -31,6 +31,8 @@ export interface Demo {
   /** Agents: the code of one waiting for the owner to confirm, and of one naming someone else (the owner has claimed a third). */
   readonly agentCode: string
   readonly othersAgentCode: string
+  /** The code of the connected agent's request for one more scope (step-up), waiting for the owner. */
+  readonly stepUpCode: string
 }
 
 const releaseIntro = `# Release process
@@ -279,7 +281,7 @@ export async function seedDemo(site: TestWeb): Promise<Demo> {
   })
   if (registered.status !== 201) throw new Error(`OAuth client registration: ${registered.status}`)
 
-  // Agents: one the owner connected (and that has worked since), one waiting for them, one for Bo.
+  // Agents: one the owner connected (and that has worked since, and asks for more), one waiting for them, one for Bo.
   const agents = await demoAgents(site, { waiting: DEMO_OWNER_EMAIL, other: 'bo@example.com' })
 
   return {
@@ -310,7 +312,7 @@ async function registerAgent(site: TestWeb, email: string, scopes: readonly stri
 
 /** The owner connects an agent in their browser session (over HTTP), and the agent then uses its token once. */
 async function demoAgents(site: TestWeb, people: { waiting: string; other: string }) {
-  const connected = await registerAgent(site, people.waiting, ['artifacts:read', 'artifacts:create', 'artifacts:update'])
+  const connected = await registerAgent(site, people.waiting, ['artifacts:read', 'artifacts:create'])
   const session = await signInOverHttp(site, people.waiting)
   const confirmed = await session.postForm('/agent/claim', { user_code: connected.code, _csrf: await session.csrf() })
   if (confirmed.status !== 200) throw new Error(`confirming the demo agent: ${confirmed.status}`)
@@ -321,7 +323,15 @@ async function demoAgents(site: TestWeb, people: { waiting: string; other: strin
   })
   const accessToken = ((await token.json()) as { access_token: string }).access_token
   await fetch(`${site.apiUrl}/api/profile/me`, { headers: { authorization: `Bearer ${accessToken}` } })
+  // It then asks the owner for one more scope.
+  const asked = await fetch(`${site.url}/agent/identity/scopes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ scopes: 'artifacts:update' }),
+  })
+  if (asked.status !== 200) throw new Error(`the demo agent's scope request: ${asked.status}`)
+  const stepUpCode = ((await asked.json()) as { claim: { user_code: string } }).claim.user_code
   const waiting = await registerAgent(site, people.waiting, ['artifacts:read', 'artifacts:update'])
   const other = await registerAgent(site, people.other, ['artifacts:read'])
-  return { agentCode: waiting.code, othersAgentCode: other.code }
+  return { agentCode: waiting.code, othersAgentCode: other.code, stepUpCode }
 }

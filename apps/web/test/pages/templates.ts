@@ -90,6 +90,7 @@ const templates: readonly PageTemplate[] = [
   { name: 'account-agents', as: 'owner', path: () => '/settings/agents', status: 200 },
   { name: 'agent-claim-enter', as: 'owner', path: () => '/agent/claim', status: 200 },
   { name: 'agent-claim', as: 'owner', path: (d) => `/agent/claim?user_code=${d.agentCode}`, status: 200 },
+  { name: 'agent-step-up', as: 'owner', path: (d) => `/agent/claim?user_code=${d.stepUpCode}`, status: 200 },
   // Counts against the owner's wrong-code budget (10 per 15 minutes): once per opening.
   { name: 'agent-claim-wrong-account', as: 'owner', path: (d) => `/agent/claim?user_code=${d.othersAgentCode}`, status: 403 },
   { name: 'account-workspaces', as: 'owner', path: () => '/settings/workspaces', status: 200 },

@@ -197,6 +197,8 @@ describe('more scopes on request (step-up)', () => {
     const refused = await api(before, 'POST', `/api/artifacts/${artifactId}/share-links`, { role: 'viewer' })
     expect(refused.status).toBe(403)
     expect(refused.body.code).toBe('insufficient_scope')
+    // The refusal's hand-off names this very request.
+    expect(refused.body.handOff).toMatchObject({ kind: 'step_up', scope: 'artifacts:share', url: `${web.url}/agent/identity/scopes` })
 
     // Someone else: the wrong-account page, and nothing changes.
     const seen = await viewClaim(mallory, code)

@@ -19,6 +19,8 @@ export function authorizationServerAdditions(ctx: AgentContext): { grantTypes: s
       skill: at(agentPaths.document),
       identity_endpoint: at(agentPaths.identity),
       claim_endpoint: at(agentPaths.claim),
+      // DELETE with the agent's own bearer credential ends its registration.
+      identity_revocation_endpoint: at(agentPaths.identity),
       identity_types_supported: enabledTypes(ctx),
     },
   }

@@ -80,7 +80,7 @@ describe('the /auth.md document', () => {
         .split('\n')
         .find(
           (line) =>
-            line.startsWith(`| \`${code}\` | ${info.status} | \`POST /`) &&
+            line.startsWith(`| \`${code}\` | ${info.status} | \`${endpoint === 'selfRevoke' ? 'DELETE' : 'POST'} /`) &&
             line.includes(endpoint === 'identity' ? '/agent/identity`' : ''),
         )
       expect(row, `${endpoint}:${code}`).toBeDefined()
@@ -171,6 +171,7 @@ describe('discovery additions', () => {
         skill: 'https://quire.example/auth.md',
         identity_endpoint: 'https://quire.example/agent/identity',
         claim_endpoint: 'https://quire.example/agent/identity/claim',
+        identity_revocation_endpoint: 'https://quire.example/agent/identity',
         identity_types_supported: ['service_auth', 'anonymous'],
       },
     })

@@ -145,6 +145,7 @@ export type { Admission, AdmissionCache } from './ports/admissions.ts'
 export type {
   AgentOwner,
   AgentRegistrationRecord,
+  AgentSelfCredential,
   AgentStore,
   AgentSummaryRecord,
   AgentTokenDraft,
@@ -156,6 +157,8 @@ export type {
   ExchangeAssertionOutcome,
   RedeemClaimCommand,
   RedeemClaimOutcome,
+  RevokeSelfCommand,
+  RevokeSelfOutcome,
   StartClaimCommand,
 } from './ports/agents.ts'
 export type { CoreStores } from './ports/core-stores.ts'

@@ -153,6 +153,16 @@ describe('the /auth.md document', () => {
     for (const path of ['/openapi.json', '/docs', '/mcp']) expect(doc).not.toMatch(new RegExp(`[\\s\`(]${path.replace('.', '\\.')}\\b`))
   })
 
+  it('tells the agent how to end its own registration, with the exact request and answer, inside Step 7', () => {
+    const step = doc.slice(doc.indexOf('## Step 7: Revoke'), doc.indexOf('## Errors'))
+    const ending = step.slice(step.indexOf('### Ending your registration'))
+    expect(ending).toContain(`curl -sS -X DELETE ${urls.webUrl}${agentPaths.identity} -H 'Authorization: Bearer qgt_…'`)
+    const [answer] = [...ending.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1] as string))
+    expect(answer).toEqual({ registration_id: expect.stringMatching(/^agt_/), status: 'revoked' })
+    expect(ending).toContain('`invalid_token`')
+    expect(ending).toContain(`${urls.webUrl}${agentPaths.revoke}`)
+  })
+
   it('says anonymous registration is off when no pre-claim scopes are configured', () => {
     const off = auth(testSettings({ preClaimScopes: [] })).document()
     expect(off).toContain('**not enabled** on this deployment')

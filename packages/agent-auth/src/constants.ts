@@ -34,6 +34,7 @@ export const agentPaths = {
   document: '/auth.md',
   identity: '/agent/identity',
   claim: '/agent/identity/claim',
+  scopeRequest: '/agent/identity/scopes',
   claimPage: '/agent/claim',
   token: '/oauth2/token',
   revoke: '/oauth2/revoke',

@@ -163,6 +163,15 @@ describe('the /auth.md document', () => {
     expect(ending).toContain(`${urls.webUrl}${agentPaths.revoke}`)
   })
 
+  it('says what a missing scope answers: the hand-off, its two kinds, the scope request by its URL', () => {
+    const section = doc.slice(doc.indexOf('## When a scope is missing'), doc.indexOf('## Retry policy'))
+    expect(section).toContain('`handOff`')
+    expect(section).toContain('`"kind": "step_up"`')
+    expect(section).toContain('`"kind": "person"`')
+    expect(section).toContain(`\`${urls.webUrl}${agentPaths.scopeRequest}\``)
+    expect(doc.indexOf('## When a scope is missing')).toBeGreaterThan(doc.indexOf('## Step 6'))
+  })
+
   it('says anonymous registration is off when no pre-claim scopes are configured', () => {
     const off = auth(testSettings({ preClaimScopes: [] })).document()
     expect(off).toContain('**not enabled** on this deployment')

@@ -1,10 +1,11 @@
-import type { ErrorCode, OperationId, Problem } from '@quire/core/contract'
+import type { ErrorCode, HandOff, OperationId, Problem } from '@quire/core/contract'
 
 /** Extension members that some problems carry besides the RFC 9457 ones. */
 export interface ProblemExtensions {
   /** Nothing was written; `diff` is the unified diff from the expected version to the head (null when not computable). */
   version_conflict: { latestVersion: number; expectedLatestVersion: number; diff: string | null }
-  insufficient_scope: { scope?: string }
+  /** `handOff`: for an agent token, what it can do next (ask its person for the scope, or hand them the action). */
+  insufficient_scope: { scope?: string; handOff?: HandOff }
   rate_limited: { retryAfter?: number }
   /** Free alternatives to the taken slug, best first (project slugs). */
   slug_taken: { suggestions?: string[] }

@@ -32,6 +32,7 @@ export {
   errorsOf,
   type FieldLimits,
   fieldLimits,
+  HandOff,
   IdempotencyKey,
   illFormedText,
   isScope,
@@ -239,6 +240,7 @@ export { listAuditEvents, presentAuditEvent } from './use-cases/audit-events.ts'
 export { browseNamespace, listProjectArtifacts, type NamespaceListing, type NamespaceOwner } from './use-cases/browse.ts'
 export { createArtifact } from './use-cases/create-artifact.ts'
 export type { CoreConfig, CoreDeps } from './use-cases/deps.ts'
+export { type AgentLayerConfig, type HandOffPlace, personPagePath, withHandOff } from './use-cases/hand-off.ts'
 export { checkHealth } from './use-cases/health.ts'
 export { idempotencyWindowMs, secretShownOnce, type Written } from './use-cases/idempotency.ts'
 export { acceptInvitation, createInvitation, INVITATION_DAYS, listInvitations, revokeInvitation } from './use-cases/invitations.ts'

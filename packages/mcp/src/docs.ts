@@ -45,7 +45,7 @@ export function toolCatalogMarkdown(tools: readonly CompiledTool[]): string {
     'always false), declares an `outputSchema` and returns `structuredContent`, with the same JSON in its',
     'text block (a content or a diff is a member of it, not the text itself). A failure is a result',
     'with `isError: true`: a sentence naming the next step, then `{"error": {code, retryable, title,',
-    'detail, …}}` as JSON (`scope` on `insufficient_scope`, `errors` per field on `validation_failed`,',
+    'detail, …}}` as JSON (`scope` on `insufficient_scope`, with `handOff` for an agent token, `errors` per field on `validation_failed`,',
     '`latestVersion` and `diff` on `version_conflict`, or `diffWithheld` when the credential may not read',
     'the content: a write never shows what a read would not).',
     '',

@@ -14,7 +14,7 @@ import {
 import { kindOf, type RpcRequest, toolCallParams } from './jsonrpc.ts'
 import { artifactTemplate, listResources, readResource } from './resources.ts'
 import { resultJson } from './results.ts'
-import { type CallContext, callTool, serverIdentity, toolListing, toolNamed, unknownTool } from './server.ts'
+import { type CallContext, callTool, serverIdentity, toolListingFor, toolNamed, unknownTool } from './server.ts'
 
 /** One HTTP request as the edge received it: the body already parsed (JSON) under the edge's size limit. */
 export interface McpHttpRequest {
@@ -133,14 +133,15 @@ export function statelessHttpServer(options: { readonly version: string }): Stat
       case 'initialize': {
         const { params } = paramsOf(InitializeRequestSchema, request)
         const protocolVersion = versions.includes(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION
-        return { protocolVersion, ...identity }
+        const unusable = (await context.unusable?.()) ?? null
+        return { protocolVersion, ...(unusable === null ? identity : serverIdentity(options.version, unusable)) }
       }
       case 'ping':
         paramsOf(PingRequestSchema, request)
         return {}
       case 'tools/list':
         paramsOf(ListToolsRequestSchema, request)
-        return toolListing
+        return toolListingFor((await context.unusable?.()) ?? null)
       case 'resources/templates/list':
         paramsOf(ListResourceTemplatesRequestSchema, request)
         return { resourceTemplates: [artifactTemplate] }

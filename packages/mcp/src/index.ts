@@ -19,7 +19,16 @@ export {
 } from './http.ts'
 export { artifactTemplate, artifactUri, mimeTypes, RESOURCE_NOT_FOUND } from './resources.ts'
 export { failureResult, type ToolError, toolErrorOf } from './results.ts'
-export { type CallContext, callTool, compiledTools, createMcpServer, type McpServerOptions, toolNamed } from './server.ts'
+export {
+  type CallContext,
+  callTool,
+  compiledTools,
+  createMcpServer,
+  type McpServerOptions,
+  toolNamed,
+  type UnusableTools,
+  unusableTools,
+} from './server.ts'
 export { type CompiledTool, inputSchemaOf, type OperationCall, type ToolAnnotations } from './tools/compile.ts'
 export type { ExtraField, FieldSource, ToolSpec } from './tools/define.ts'
 export { hiddenOperations } from './tools/hidden.ts'

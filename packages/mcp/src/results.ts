@@ -4,8 +4,8 @@ import { errorCodes, type Failure } from '@quire/core'
 /**
  * The error a failed tool call carries (our one error schema, as REST's problem body): the stable
  * `code`, whether the same call may succeed later, what went wrong, and the members that help
- * (`scope` the credential lacks, `errors` per field, `latestVersion` and `diff` on a conflict,
- * `suggestions` for a refused slug).
+ * (`scope` the credential lacks and, for an agent, its `handOff`; `errors` per field,
+ * `latestVersion` and `diff` on a conflict, `suggestions` for a refused slug).
  */
 export interface ToolError {
   readonly code: Failure['code']
@@ -47,6 +47,14 @@ function suggestionLine(error: ToolError): string {
   return free.length === 0 ? '' : ` Free slugs instead: ${free.map((s) => `\`${s}\``).join(', ')}.`
 }
 
+/** An agent's hand-off on a missing scope (`HandOff` in the contract), or null. */
+function handOffOf(error: ToolError): { kind: 'step_up' | 'person'; instruction: string } | null {
+  const handOff = error.handOff as { kind?: unknown; instruction?: unknown } | undefined
+  return (handOff?.kind === 'step_up' || handOff?.kind === 'person') && typeof handOff.instruction === 'string'
+    ? { kind: handOff.kind, instruction: handOff.instruction }
+    : null
+}
+
 /** What an agent should do next, for each kind of failure: the sentence that lets it recover on its own. */
 function nextStep(error: ToolError): string {
   switch (error.code) {
@@ -57,8 +65,12 @@ function nextStep(error: ToolError): string {
     case 'unauthenticated':
     case 'invalid_token':
       return 'The connection has no valid credential: reconnect (sign in again, or configure a valid API key).'
-    case 'insufficient_scope':
+    case 'insufficient_scope': {
+      const handOff = handOffOf(error)
+      if (handOff?.kind === 'step_up') return `${handOff.instruction} Until then, do not call this tool again.`
+      if (handOff?.kind === 'person') return `Do not retry: relay this to your person: "${handOff.instruction}"`
       return `The credential lacks the \`${error.scope ?? 'required'}\` scope: reconnect with a key or sign-in that grants it, or ask the user to.`
+    }
     case 'forbidden':
       return 'Your role does not allow this: ask an owner or admin of the workspace, or use another artifact.'
     case 'not_found':

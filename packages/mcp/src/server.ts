@@ -13,6 +13,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
+import type { Scope } from '@quire/core'
 import type { Execute } from './execute.ts'
 import { artifactTemplate, listResources, readResource } from './resources.ts'
 import { failureResult, successResult } from './results.ts'
@@ -54,8 +55,36 @@ const instructions = [
   'Failures come back as tool results with isError and a JSON error (code, retryable) naming the next step.',
 ].join(' ')
 
+/** The tools a caller can never use (they need scopes it may never hold), and why, in a sentence for the instructions. */
+export interface UnusableTools {
+  readonly names: ReadonlySet<string>
+  readonly why: string
+}
+
+/**
+ * What an agent can never use on this deployment: every tool needing a scope outside what agents
+ * may hold (`AUTH_MD_ALLOWED_SCOPES`). Null when every tool is within reach (a step-up may be needed).
+ */
+export function unusableTools(holdable: readonly Scope[], webUrl: string): UnusableTools | null {
+  const unusable = compiledTools.filter((tool) => tool.scopes.some((scope) => !holdable.includes(scope)))
+  if (unusable.length === 0) return null
+  const missing = [...new Set(unusable.flatMap((tool) => tool.scopes.filter((scope) => !holdable.includes(scope))))]
+  return {
+    names: new Set(unusable.map((tool) => tool.name)),
+    why: `Not listed: ${unusable.map((tool) => tool.name).join(', ')}. They need ${missing.map((s) => `\`${s}\``).join(', ')}, which no agent may hold on this Quire; the person you work for does those in the web app (${webUrl}), and a call to one answers with the page to send them to.`,
+  }
+}
+
+/** `tools/list` for a caller: every tool, or all but those it can never use. */
+export function toolListingFor(unusable: UnusableTools | null): { tools: Tool[] } {
+  return unusable === null ? toolListing : { tools: toolListing.tools.filter((tool) => !unusable.names.has(tool.name)) }
+}
+
 /** What the server says of itself on `initialize`, over any transport. */
-export function serverIdentity(version: string): {
+export function serverIdentity(
+  version: string,
+  unusable: UnusableTools | null = null,
+): {
   serverInfo: Implementation
   capabilities: ServerCapabilities
   instructions: string
@@ -63,7 +92,7 @@ export function serverIdentity(version: string): {
   return {
     serverInfo: { name: 'quire', title: 'Quire', version, websiteUrl: 'https://github.com/quire' },
     capabilities: { tools: {}, resources: {} },
-    instructions,
+    instructions: unusable === null ? instructions : `${instructions} ${unusable.why}`,
   }
 }
 
@@ -82,7 +111,10 @@ export interface McpServerOptions {
 }
 
 /** What one call runs with: the executor of its caller, and who hears of a call that threw. */
-export type CallContext = Pick<McpServerOptions, 'execute' | 'onError'>
+export type CallContext = Pick<McpServerOptions, 'execute' | 'onError'> & {
+  /** The tools this caller can never use (asked on `initialize` and `tools/list` only), or none. */
+  readonly unusable?: () => Promise<UnusableTools | null>
+}
 
 /** Runs one tool call: parse, call the operation, shape the answer; every failure a tool result. */
 export async function callTool(tool: CompiledTool, rawArgs: unknown, options: CallContext): Promise<CallToolResult> {

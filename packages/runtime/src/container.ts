@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto'
 import { resolve } from 'node:path'
-import { type AgentAuth, createAgentAuth } from '@quire/agent-auth'
+import { type AgentAuth, agentPaths, createAgentAuth } from '@quire/agent-auth'
 import { createPolicy } from '@quire/authz'
 import { type Clock, type CoreDeps, createIdGenerator, type OperatorDeps, oauthServerConfig, systemClock } from '@quire/core'
 import { createStores, type DatabaseConfig, type DatabaseHandle, DatabaseInUseError, migrateToLatest, openDatabase } from '@quire/storage'
@@ -56,6 +56,7 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
   const clock = options.clock ?? systemClock
   const ids = createIdGenerator()
   const apiUrl = env.API_URL ?? `http://localhost:${env.API_PORT}`
+  const webUrl = env.WEB_URL
   const deps: CoreDeps = {
     ...stores,
     policy: createPolicy({ audience: apiUrl }),
@@ -63,10 +64,18 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
     ids,
     sha256: (text) => hash('sha256', text, 'hex'),
     config: {
-      webUrl: env.WEB_URL,
+      webUrl,
       apiUrl,
       limits: { contentBytes: env.QUIRE_CONTENT_MAX_BYTES },
       version: packageJson.version,
+      ...(agentAuth === null
+        ? {}
+        : {
+            agents: {
+              allowedScopes: agentAuth.allowedScopes,
+              scopeRequestUrl: `${webUrl.replace(/\/+$/, '')}${agentPaths.scopeRequest}`,
+            },
+          }),
     },
   }
   return {

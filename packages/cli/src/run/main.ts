@@ -184,6 +184,13 @@ function suggestionsHint(problem: Record<string, unknown>): string | undefined {
   return free.length === 0 ? undefined : `Free instead: ${free.join(', ')}.`
 }
 
+/** An agent's missing scope: what it can do next (ask its person for the scope, or hand them the action). */
+function handOffHint(problem: Record<string, unknown>): string | undefined {
+  const handOff = problem.handOff as { kind?: unknown; url?: unknown; instruction?: unknown } | undefined
+  if (typeof handOff?.instruction !== 'string' || typeof handOff.url !== 'string') return undefined
+  return handOff.kind === 'person' ? `Relay to your person: ${handOff.instruction}` : handOff.instruction
+}
+
 /** Any failure as the CLI reports it: the server's words, in the command line's terms, with a next step. */
 function asCliError(error: unknown, globals: Globals | null, spec: CommandSpec | null, named: string | undefined): CliError {
   if (error instanceof CliError) return error
@@ -191,7 +198,7 @@ function asCliError(error: unknown, globals: Globals | null, spec: CommandSpec |
     const exit = exitNameOf(error.code)
     const problem = error.problem as Record<string, unknown>
     const details: Record<string, unknown> = { status: error.status, ...(error.requestId ? { requestId: error.requestId } : {}) }
-    for (const key of ['latestVersion', 'expectedLatestVersion', 'errors', 'suggestions'] as const)
+    for (const key of ['latestVersion', 'expectedLatestVersion', 'errors', 'suggestions', 'handOff'] as const)
       if (problem[key] !== undefined) details[key] = problem[key]
     const fieldErrors = (problem.errors as { path: string; message: string }[] | undefined) ?? []
     const message =
@@ -201,7 +208,8 @@ function asCliError(error: unknown, globals: Globals | null, spec: CommandSpec |
     const list = listCommandOf(spec, message)
     const suggestions = suggestionsHint(problem)
     const hint =
-      exit === 'auth_required'
+      handOffHint(problem) ??
+      (exit === 'auth_required'
         ? 'Run `quire login`, or pass a token with --token-stdin or AGENT_SERVICE_TOKEN.'
         : error.code === 'version_conflict'
           ? conflictHint(problem, named)
@@ -213,7 +221,7 @@ function asCliError(error: unknown, globals: Globals | null, spec: CommandSpec |
                 ? `${list}.`
                 : error.code === 'validation_failed' && spec
                   ? `See quire ${spec.path.join(' ')} --help.`
-                  : undefined
+                  : undefined)
     return new CliError(exit, message, { code: error.code, ...(hint ? { hint } : {}), details })
   }
   if (error instanceof QuireNetworkError) {

@@ -50,6 +50,28 @@ export const FieldError = Type.Object({
 export type FieldError = Static<typeof FieldError>
 
 /**
+ * What an agent whose credential lacks a scope can do next (`insufficient_scope` for an agent
+ * token only): ask its person for the scope (`step_up`), or hand the action to its person on a web
+ * page (`person`) when no agent may hold the scope on this deployment.
+ */
+export const HandOff = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('step_up'), Type.Literal('person')], {
+      description:
+        '`step_up`: the person may grant the scope (POST `url`); `person`: no agent may hold it here, the person does the action at `url`.',
+    }),
+    scope: Type.String({ description: 'The scope the credential lacks.' }),
+    url: Type.String({ description: '`step_up`: the scope request endpoint; `person`: the web page where the person does the action.' }),
+    instruction: Type.String({
+      description: '`step_up`: what the agent does next; `person`: one sentence the agent can relay to its person.',
+    }),
+    personUrl: Type.Optional(Type.String({ description: 'On `step_up`: the page where the person could do the action themselves.' })),
+  },
+  { description: 'On `insufficient_scope` for an agent token: what the agent can do next (see /auth.md, "When a scope is missing").' },
+)
+export type HandOff = Static<typeof HandOff>
+
+/**
  * RFC 9457 problem details, the body of every REST error. Extension members (for example
  * `latestVersion` on `version_conflict`) are allowed.
  */
@@ -68,6 +90,7 @@ export const Problem = Type.Object(
           'On `slug_taken`, and on a `validation_failed` for a reserved slug: up to 3 free, valid alternatives, best first (e.g. `status-reports`, `status-2`).',
       }),
     ),
+    handOff: Type.Optional(HandOff),
   },
   { additionalProperties: true },
 )

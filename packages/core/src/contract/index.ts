@@ -4,7 +4,7 @@
  */
 export { type Action, Actions, actions, scopeFor } from './actions.ts'
 export { type AuditAction, accountActions, auditActions, workspaceActions } from './audit-actions.ts'
-export { type ErrorCode, ErrorCodes, errorCodes, FieldError, Problem, problemType } from './errors.ts'
+export { type ErrorCode, ErrorCodes, errorCodes, FieldError, HandOff, Problem, problemType } from './errors.ts'
 export { type FieldLimits, fieldLimits } from './field-limits.ts'
 export { schemaMapKeywords, subschemaKeywords } from './json-schema.ts'
 export { linkRoleActions } from './link-roles.ts'

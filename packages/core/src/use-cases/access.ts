@@ -5,6 +5,7 @@ import type { Grant, Resource } from '../domain/policy.ts'
 import type { Caller, CredentialRecord, Principal } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import type { CoreDeps } from './deps.ts'
+import { withHandOff } from './hand-off.ts'
 
 const denyMessages = {
   unauthenticated: 'Sign in or send `Authorization: Bearer <token>`.',
@@ -143,7 +144,7 @@ export async function admitAccount(
   const principal = principalOf(deps, caller, record)
   if (!principal.ok) return principal
   const allowed = authorize(deps, principal.value, action, { type: 'account' })
-  if (!allowed.ok) return allowed
+  if (!allowed.ok) return { ok: false, error: withHandOff(deps.config, principal.value, allowed.error, action, { kind: 'account' }) }
   const user = requireUser(principal.value)
   if (!user.ok) return user
   return ok({ principal: principal.value, userId: user.value.id })

@@ -3,12 +3,15 @@ import type { DiffWithheld } from '../contract/schemas/version.ts'
 import { unseen } from '../domain/hidden.ts'
 import type { Grant, Resource, Role } from '../domain/policy.ts'
 import { type Caller, type Principal, userOf } from '../domain/principal.ts'
-import { fail, ok, type Result } from '../domain/result.ts'
+import { type Failure, fail, ok, type Result } from '../domain/result.ts'
 import type { WorkspaceContext } from '../ports/accounts.ts'
-import type { ArtifactAccess, ArtifactContext, NamespaceContext, WorkspaceRecord } from '../ports/records.ts'
+import type { ArtifactAccess, ArtifactContext, ArtifactRecord, NamespaceContext, WorkspaceRecord } from '../ports/records.ts'
 import type { WriteGuard } from '../ports/stores.ts'
 import { authorize, principalOf } from './access.ts'
 import type { CoreDeps } from './deps.ts'
+import { type HandOffPlace, withHandOff } from './hand-off.ts'
+
+const account: HandOffPlace = { kind: 'account' }
 
 export function artifactResource(artifact: ArtifactAccess, role: Role | null): Resource {
   return {
@@ -62,10 +65,22 @@ export function admitArtifact<A extends ArtifactAccess>(
   if (ctx.artifact === null) return fail('not_found', unseen.artifact)
   const resource = artifactResource(ctx.artifact, ctx.role)
   const allowed = authorize(deps, principal.value, action, resource)
-  if (!allowed.ok) return allowed
+  if (!allowed.ok) return refused(deps, principal.value, allowed.error, action, placeOf(ctx.artifact))
   const too = allowedToo(deps, principal.value, resource, also)
-  if (!too.ok) return too
+  if (!too.ok) return refused(deps, principal.value, too.error, action, placeOf(ctx.artifact))
   return ok({ principal: principal.value, artifact: ctx.artifact, grant: allowed.value })
+}
+
+/** Where an artifact lives, for a hand-off page (only a full record has its names). */
+function placeOf(artifact: ArtifactAccess | ArtifactRecord): HandOffPlace {
+  return 'ownerSlug' in artifact
+    ? { kind: 'artifact', owner: artifact.ownerSlug, project: artifact.projectSlug, slug: artifact.slug }
+    : account
+}
+
+/** A refusal as the caller gets it: an agent's missing scope with what it can do next. */
+function refused(deps: CoreDeps, principal: Principal, failure: Failure, action: Action, place: HandOffPlace): Result<never> {
+  return { ok: false, error: withHandOff(deps.config, principal, failure, action, place) }
 }
 
 /**
@@ -110,7 +125,10 @@ export function admitNamespace(deps: CoreDeps, caller: Caller, ctx: NamespaceCon
   // (401 for anonymous callers, 404 for everyone else), so existence never leaks.
   const resource: Resource = ctx.workspace ? workspaceResource(ctx.workspace, ctx.role) : { type: 'workspace', id: '', role: null }
   const allowed = authorize(deps, principal.value, action, resource)
-  if (!allowed.ok) return allowed.error.code === 'not_found' ? fail('not_found', unseen.namespace) : allowed
+  if (!allowed.ok)
+    return allowed.error.code === 'not_found'
+      ? fail('not_found', unseen.namespace)
+      : refused(deps, principal.value, allowed.error, action, account)
   if (ctx.workspace === null) return fail('not_found', unseen.namespace)
   return ok({ principal: principal.value, workspace: ctx.workspace, grant: allowed.value })
 }
@@ -121,7 +139,10 @@ export function admitWorkspace(deps: CoreDeps, caller: Caller, ctx: WorkspaceCon
   if (!principal.ok) return principal
   const resource: Resource = ctx.workspace ? workspaceResource(ctx.workspace, ctx.role) : { type: 'workspace', id: '', role: null }
   const allowed = authorize(deps, principal.value, action, resource)
-  if (!allowed.ok) return allowed.error.code === 'not_found' ? fail('not_found', unseen.workspace) : allowed
+  if (!allowed.ok)
+    return allowed.error.code === 'not_found'
+      ? fail('not_found', unseen.workspace)
+      : refused(deps, principal.value, allowed.error, action, { kind: 'workspace', id: ctx.workspace?.id ?? '' })
   if (ctx.workspace === null) return fail('not_found', unseen.workspace)
   return ok({ principal: principal.value, workspace: ctx.workspace, grant: allowed.value })
 }

@@ -2,6 +2,7 @@ import type { Policy } from '../domain/policy.ts'
 import type { Limits } from '../domain/rules.ts'
 import type { CoreStores } from '../ports/core-stores.ts'
 import type { Clock, IdGenerator, Sha256 } from '../ports/runtime.ts'
+import type { AgentLayerConfig } from './hand-off.ts'
 
 /** Service-level settings the use-cases need. */
 export interface CoreConfig {
@@ -12,6 +13,8 @@ export interface CoreConfig {
   readonly limits: Limits
   /** The server's version, reported by health. */
   readonly version: string
+  /** The agent registration layer, when it is on: what an agent's scope failure offers it (`withHandOff`). */
+  readonly agents?: AgentLayerConfig
 }
 
 /** Everything a use-case may touch: ports only, wired by the composition root. */

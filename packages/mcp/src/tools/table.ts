@@ -70,7 +70,7 @@ export const tools = [
     name: 'list_artifacts',
     title: 'List my artifacts',
     description:
-      'Lists the artifacts of every workspace you belong to, most recently changed first: id, owner, project, slug, type, title, latest version and URL. Use the `id` with the other artifact tools. Paginated: pass `nextCursor` back as `cursor`.',
+      'Lists the artifacts of every workspace you belong to, newest first (by creation): id, owner, project, slug, type, title, latest version and URL. Use the `id` with the other artifact tools. Paginated: pass `nextCursor` back as `cursor`.',
     operation: 'listMyArtifacts',
     fields: {},
     extensions: page,
@@ -79,7 +79,7 @@ export const tools = [
     name: 'list_workspace_artifacts',
     title: 'List artifacts of a workspace',
     description:
-      "Lists the artifacts of one workspace's projects (`workspaceId` from list_workspaces), most recently changed first. Paginated: pass `nextCursor` back as `cursor`.",
+      "Lists the artifacts of one workspace's projects (`workspaceId` from list_workspaces), newest first (by creation). Paginated: pass `nextCursor` back as `cursor`.",
     operation: 'listWorkspaceArtifacts',
     fields: { workspaceId: 'params.workspaceId' },
     extensions: page,

@@ -1,6 +1,6 @@
-import { type Caller, type Failure, identify, type Principal, type Scope } from '@quire/core'
+import { type Caller, type Failure, identify, type Principal, type Result, type Scope } from '@quire/core'
 import { type Counters, callerOf, handleError, type RateLimitSettings, registerRateLimit, sendFailure } from '@quire/http-edge'
-import { bindingExecutor, bodyRefusal, type McpHttpResponse, rpcRefusal, statelessHttpServer, toolNamed } from '@quire/mcp'
+import { bindingExecutor, bodyRefusal, type McpHttpResponse, rpcRefusal, statelessHttpServer, toolNamed, unusableTools } from '@quire/mcp'
 import { webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
@@ -31,6 +31,10 @@ function scopesNeeded(body: unknown): readonly Scope[] {
   return []
 }
 
+function isToolCall(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call'
+}
+
 function lacks(principal: Principal, scopes: readonly Scope[]): boolean {
   if (!('scopes' in principal) || principal.scopes === 'all') return false
   const held = principal.scopes
@@ -51,7 +55,8 @@ function lacks(principal: Principal, scopes: readonly Scope[]): boolean {
  *   too many of those from one address → 429;
  * - past the API's request budget of the credential (the same counters as REST when they are shared) → 429;
  * - a `tools/call` (or resource read) whose scopes the credential lacks → 403 `insufficient_scope` naming all of them
- *   (the operation refused it, so nothing ran);
+ *   (the operation refused it, so nothing ran), except an agent's tool call: its tool result says what to do next;
+ * - an agent is not offered the tools it can never use (`tools/list`; `initialize`'s instructions say which and why);
  * - a JSON-RPC batch → 400, JSON-RPC error -32600, before any of its calls runs (`statelessHttpServer`);
  * - a body that is not JSON → 400, JSON-RPC error -32700 (parse error); a Content-Type that is not JSON → 415.
  * `GET` and `DELETE` → 405: there are no sessions and no server-initiated stream.
@@ -67,6 +72,7 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
   const resource = `${options.webUrl}${webRoutes.mcp.path()}`
   const deps = options.runtime.forAudience(resource)
   const mcp = statelessHttpServer({ version: deps.config.version })
+  const agents = deps.config.agents
   const allowedOrigins = new Set([new URL(options.webUrl).origin, ...(options.allowedOrigins ?? [])])
 
   // Every Bearer challenge (401, 403) names this resource's metadata, as the API's name its own.
@@ -94,10 +100,15 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
   if (options.limits !== false) await registerRateLimit(app, options.limits.settings, options.limits.counters)
   const limiter = options.limits === false ? null : app.authFailures
 
-  /** What HTTP answers instead of the JSON-RPC one: a credential not valid here (401), a scope the call needs and it lacks (403). */
-  async function edgeRefusal(caller: Caller, body: unknown): Promise<Failure | null> {
-    const who = await identify(deps, caller)
+  /**
+   * What HTTP answers instead of the JSON-RPC one: a credential not valid here (401), a scope the
+   * call needs and it lacks (403). An agent token cannot re-authorize through OAuth, so its tool
+   * call keeps the tool result, whose error carries the agent's hand-off (ask its person for the
+   * scope, or hand them the action); OAuth tokens and API keys get the step-up challenge.
+   */
+  async function edgeRefusal(who: Result<Principal>, body: unknown): Promise<Failure | null> {
     if (!who.ok) return who.error
+    if (who.value.kind === 'agent' && isToolCall(body)) return null
     const needed = scopesNeeded(body)
     if (!lacks(who.value, needed)) return null
     return {
@@ -127,6 +138,11 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
       // Any other (a failure, `initialize`, `tools/list`) is checked here before its answer leaves,
       // so a credential that is not valid gets the 401 and a missing scope the 403 as before.
       const operate = bindingExecutor(deps, caller)
+      let who: Promise<Result<Principal>> | undefined
+      const identified = () => {
+        who ??= identify(deps, caller)
+        return who
+      }
       let admitted = false
       const answer = await mcp.handle(
         { headers: request.headers, body: request.body },
@@ -137,10 +153,16 @@ async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promis
             return result
           },
           onError: (error, tool) => request.log.error({ err: error, tool }, 'mcp: tool call failed'),
+          unusable: async () => {
+            const principal = await identified()
+            return principal.ok && principal.value.kind === 'agent' && agents !== undefined
+              ? unusableTools(agents.allowedScopes, options.webUrl)
+              : null
+          },
         },
       )
       if (!admitted) {
-        const refusal = await edgeRefusal(caller, request.body)
+        const refusal = await edgeRefusal(await identified(), request.body)
         if (refusal !== null)
           return sendFailure(reply, limiter && refusal.code === 'invalid_token' ? await limiter.failed(request, refusal) : refusal)
       }

@@ -159,6 +159,7 @@ describe('the agent registration layer', () => {
         identity_endpoint: `${web.url}/agent/identity`,
         claim_endpoint: `${web.url}/agent/identity/claim`,
         scope_request_endpoint: `${web.url}/agent/identity/scopes`,
+        identity_revocation_endpoint: `${web.url}/agent/identity`,
         identity_types_supported: expect.arrayContaining(['anonymous', 'service_auth']),
       })
       const skill = await fetch(block.skill as string)
@@ -176,6 +177,7 @@ describe('the agent registration layer', () => {
       // The endpoints answer (a bad request, not a 404).
       expect((await agent.register({})).status).toBe(400)
       expect((await agent.requestClaim({})).status).toBe(400)
+      expect((await fetch(block.identity_revocation_endpoint as string, { method: 'DELETE' })).status).toBe(401)
     }
     const apiSkill = await fetch(`${web.apiUrl}/auth.md`)
     expect(apiSkill.status).toBe(200)
@@ -554,6 +556,7 @@ describe('with the layer off (the default)', () => {
     for (const origin of [web.url, web.apiUrl]) expect((await fetch(`${origin}/auth.md`)).status).toBe(404)
     expect((await agent.register({ type: 'anonymous' })).status).toBe(404)
     expect((await agent.requestClaim({ claim_token: 'qct_x', login_hint: 'a@example.com' })).status).toBe(404)
+    expect((await fetch(`${web.url}/agent/identity`, { method: 'DELETE', headers: { authorization: 'Bearer qgt_x' } })).status).toBe(404)
     expect((await fetch(`${web.url}/agent/claim?user_code=BCDF-GHJK`, { redirect: 'manual' })).status).toBe(404)
     for (const origin of [web.url, web.apiUrl]) {
       const as = await answer(await fetch(`${origin}/.well-known/oauth-authorization-server`))

@@ -2,7 +2,7 @@ import { agentLifetimes } from './constants.ts'
 import type { AgentReply } from './types.ts'
 
 /** The endpoints an agent calls, by the key the error catalogue files them under. */
-export type AgentEndpoint = 'identity' | 'claim' | 'scopes' | 'token' | 'revoke'
+export type AgentEndpoint = 'identity' | 'claim' | 'scopes' | 'token' | 'revoke' | 'selfRevoke'
 
 /** One error an endpoint answers: its HTTP status, what it means and what the agent should do. */
 export interface AgentErrorInfo {
@@ -176,6 +176,16 @@ export const agentErrors = {
       status: 400,
       meaning: '`token` is missing.',
       action: 'Send `token=<the access token>` form-encoded.',
+      by: 'agent-auth',
+    },
+  },
+  selfRevoke: {
+    invalid_token: {
+      status: 401,
+      meaning:
+        'The `Authorization: Bearer` credential is missing, or is not a live access token or the current identity assertion of a registration (unknown, expired, replaced, or revoked: a second call after one that succeeded gets this too).',
+      action:
+        'Nothing is left to end if you already ended it. Otherwise send your current access token or identity assertion; do not retry unchanged.',
       by: 'agent-auth',
     },
   },

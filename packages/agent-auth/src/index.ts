@@ -14,6 +14,7 @@ import { authorizationServerAdditions } from './metadata.ts'
 import { register } from './register.ts'
 import { revoke } from './revoke.ts'
 import { requestMoreScopes } from './scopes.ts'
+import { revokeIdentity } from './self-revoke.ts'
 import type { AgentAuth, AgentAuthSettings, AgentAuthUrls } from './types.ts'
 
 export { agentGrantTypes, agentLifetimes, agentPaths } from './constants.ts'
@@ -50,6 +51,7 @@ export function createAgentAuth(deps: CoreDeps, settings: AgentAuthSettings, url
     confirmClaim: (userCode, viewer) => confirmClaim(ctx, userCode, viewer),
     token: (form) => token(ctx, form),
     revoke: (form) => revoke(ctx, form),
+    revokeIdentity: (bearer) => revokeIdentity(ctx, bearer),
     authorizationServerAdditions: () => authorizationServerAdditions(ctx),
     document: () => {
       document ??= authDocument(ctx)

@@ -20,6 +20,8 @@ export function authorizationServerAdditions(ctx: AgentContext): { grantTypes: s
       identity_endpoint: at(agentPaths.identity),
       claim_endpoint: at(agentPaths.claim),
       scope_request_endpoint: at(agentPaths.scopeRequest),
+      // DELETE with the agent's own bearer credential ends its registration.
+      identity_revocation_endpoint: at(agentPaths.identity),
       identity_types_supported: enabledTypes(ctx),
     },
   }

@@ -1,16 +1,19 @@
 import { type AuditEventDraft, agentActor } from '@quire/core'
 import type { AgentContext } from './context.ts'
 import { agentFail, agentOk } from './errors.ts'
+import { revokeByAssertion } from './self-revoke.ts'
 import type { AgentForm, AgentReply } from './types.ts'
 
 /**
  * `/oauth2/revoke` for agent tokens (RFC 7009): revokes the token with this hash. Unknown, foreign
  * and already revoked tokens change nothing and get the same answer (200, empty), so the endpoint
- * tells nobody whether a token existed. `token_type_hint` is accepted and ignored.
+ * tells nobody whether a token existed. `token_type_hint` is accepted and ignored. An identity
+ * assertion of this server ends its whole registration, as `DELETE /agent/identity` does.
  */
 export async function revoke(ctx: AgentContext, form: AgentForm): Promise<AgentReply> {
   const token = form.token
   if (typeof token !== 'string' || token === '') return agentFail('revoke', 'invalid_request', 'token is required.')
+  if (await revokeByAssertion(ctx, token)) return agentOk(null)
   const { deps } = ctx
   const at = deps.clock.now()
   await deps.agents.revokeToken({

@@ -103,8 +103,17 @@ export interface AgentAuth {
   confirmClaim(userCode: string, viewer: ClaimViewer): Promise<ConfirmOutcome>
   /** The two agent grants of `/oauth2/token`; null when `grant_type` is neither (the OAuth server answers it). */
   token(form: AgentForm): Promise<AgentReply | null>
-  /** `/oauth2/revoke` for agent tokens (RFC 7009): 200 with an empty body, or 400 `invalid_request` without `token`. */
+  /**
+   * `/oauth2/revoke` for agent tokens (RFC 7009): 200 with an empty body, or 400 `invalid_request`
+   * without `token`. An identity assertion ends its whole registration, as `revokeIdentity` does.
+   */
   revoke(form: AgentForm): Promise<AgentReply>
+  /**
+   * `DELETE /agent/identity`: the agent ends its own registration with the credential of its
+   * `Authorization: Bearer` header (null: none), an access token or its identity assertion. 200,
+   * or 401 `invalid_token` (the edge adds `WWW-Authenticate: Bearer error="invalid_token"`).
+   */
+  revokeIdentity(bearer: string | null): Promise<AgentReply>
   /** What AS metadata gains: grant types to append to `grant_types_supported`, and the `agent_auth` block (also for PRM). */
   authorizationServerAdditions(): { grantTypes: string[]; agentAuth: Record<string, unknown> }
   /** The `/auth.md` document (text/markdown) with this deployment's URLs. */

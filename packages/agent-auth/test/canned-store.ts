@@ -142,6 +142,12 @@ export function cannedStore(answers: Answers = {}): Canned {
       record('revokeAgent', command)
       return { ok: false, reason: 'not_found' }
     },
+    async revokeSelf(command) {
+      record('revokeSelf', command)
+      const outcome = answer('revokeSelf', { ok: true, registration: registration({ claimedBy: owner, revokedAt: command.at }) })
+      if (outcome.ok) events.push(command.audit(outcome.registration, outcome.registration.claimedBy, 'tok_1'))
+      return outcome
+    },
   }
   return { store, calls, events, asked: (method) => calls.filter((c) => c.method === method).map((c) => c.command) }
 }

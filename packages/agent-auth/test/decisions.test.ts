@@ -635,3 +635,72 @@ describe('revocation (decision logic, canned store)', () => {
     ])
   })
 })
+
+describe('an agent ending its own registration (decision logic, canned store)', () => {
+  const refused = { status: 401, body: { error: 'invalid_token', error_description: expect.any(String) } }
+
+  it('refuses a missing, empty or unverifiable credential with 401 invalid_token, asking the store nothing', async () => {
+    const { auth, canned } = layer()
+    const foreign = await signAssertion(
+      new Uint8Array(32).fill(7),
+      issuer,
+      { registrationId: registration().id, jti: 'jti-1', registrationType: 'anonymous', stage: 'unclaimed', scopes: ['artifacts:read'] },
+      { issuedAt: t0, expiresAt: later(3600) },
+    )
+    for (const bearer of [null, '', 'not-a-token', foreign.assertion, await assertionFor({ exp: later(-1) })]) {
+      expect(await auth.revokeIdentity(bearer), String(bearer)).toEqual(refused)
+    }
+    expect(canned.calls).toEqual([])
+  })
+
+  it('ends the registration by an access token (by its hash): 200, agent.revoked by the agent on its person’s trail', async () => {
+    const { auth, canned } = layer()
+    expect(await auth.revokeIdentity('qgt_abc')).toEqual({ status: 200, body: { registration_id: registration().id, status: 'revoked' } })
+    expect(canned.asked('revokeSelf')).toMatchObject([{ credential: { kind: 'token', secretHash: await sha256Hex('qgt_abc') }, at: t0 }])
+    expect(canned.events).toEqual([
+      {
+        id: expect.stringMatching(/^evt_/),
+        at: t0,
+        action: 'agent.revoked',
+        actor: { kind: 'agent', id: registration().id, label: 'Release bot (agent of ada)', onBehalfOf: { id: 'usr_ada', label: 'ada' } },
+        via: { surface: 'api', credential: 'agent', credentialId: 'tok_1' },
+        workspaceId: 'ws_ada',
+        artifactId: null,
+        data: { agentId: registration().id, reason: 'revoked_by_agent' },
+      },
+    ])
+  })
+
+  it('ends it by the identity assertion (the registration it names, its jti hashed); an unclaimed agent’s end files nothing', async () => {
+    const unclaimed = registration({ type: 'anonymous', loginHint: null, claimedBy: null, revokedAt: t0 })
+    const { auth, canned } = layer({ revokeSelf: { ok: true, registration: unclaimed } })
+    expect(await auth.revokeIdentity(await assertionFor({ jti: 'jti-7' }))).toMatchObject({ status: 200, body: { status: 'revoked' } })
+    expect(canned.asked('revokeSelf')).toMatchObject([
+      { credential: { kind: 'assertion', registrationId: registration().id, assertionIdHash: await sha256Hex('jti-7') } },
+    ])
+    expect(canned.events).toEqual([null])
+  })
+
+  it('answers 401 when no live registration holds the credential (a second call, say)', async () => {
+    const { auth } = layer({ revokeSelf: { ok: false, reason: 'gone' } })
+    expect(await auth.revokeIdentity('qgt_abc')).toEqual(refused)
+    expect(await auth.revokeIdentity(await assertionFor())).toEqual(refused)
+  })
+
+  it('at /oauth2/revoke, an assertion of this server ends its registration; anything else is revoked as a token', async () => {
+    const { auth, canned } = layer({
+      revokeSelf: [
+        { ok: true, registration: registration() },
+        { ok: false, reason: 'gone' },
+      ],
+    })
+    const assertion = await assertionFor({ stage: 'claimed', type: 'service_auth' })
+    expect(await auth.revoke({ token: assertion })).toEqual({ status: 200, body: null })
+    expect(await auth.revoke({ token: assertion })).toEqual({ status: 200, body: null })
+    expect(canned.asked('revokeSelf')).toHaveLength(2)
+    expect(canned.asked('revokeToken')).toEqual([])
+    expect(await auth.revoke({ token: await assertionFor({ exp: later(-1) }) })).toEqual({ status: 200, body: null })
+    expect(canned.asked('revokeSelf')).toHaveLength(2)
+    expect(canned.asked('revokeToken')).toHaveLength(1)
+  })
+})

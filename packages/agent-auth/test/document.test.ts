@@ -97,7 +97,7 @@ describe('the /auth.md document', () => {
         .split('\n')
         .find(
           (line) =>
-            line.startsWith(`| \`${code}\` | ${info.status} | \`POST /`) &&
+            line.startsWith(`| \`${code}\` | ${info.status} | \`${endpoint === 'selfRevoke' ? 'DELETE' : 'POST'} /`) &&
             line.includes(endpoint === 'identity' ? '/agent/identity`' : ''),
         )
       expect(row, `${endpoint}:${code}`).toBeDefined()
@@ -170,6 +170,16 @@ describe('the /auth.md document', () => {
     for (const path of ['/openapi.json', '/docs', '/mcp']) expect(doc).not.toMatch(new RegExp(`[\\s\`(]${path.replace('.', '\\.')}\\b`))
   })
 
+  it('tells the agent how to end its own registration, with the exact request and answer, inside Step 7', () => {
+    const step = doc.slice(doc.indexOf('## Step 7: Revoke'), doc.indexOf('## Errors'))
+    const ending = step.slice(step.indexOf('### Ending your registration'))
+    expect(ending).toContain(`curl -sS -X DELETE ${urls.webUrl}${agentPaths.identity} -H 'Authorization: Bearer qgt_…'`)
+    const [answer] = [...ending.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1] as string))
+    expect(answer).toEqual({ registration_id: expect.stringMatching(/^agt_/), status: 'revoked' })
+    expect(ending).toContain('`invalid_token`')
+    expect(ending).toContain(`${urls.webUrl}${agentPaths.revoke}`)
+  })
+
   it('says what a missing scope answers: the hand-off, its two kinds, the scope request by its URL', () => {
     const section = doc.slice(doc.indexOf('## When a scope is missing'), doc.indexOf('## Retry policy'))
     expect(section).toContain('`handOff`')
@@ -198,6 +208,7 @@ describe('discovery additions', () => {
         identity_endpoint: 'https://quire.example/agent/identity',
         claim_endpoint: 'https://quire.example/agent/identity/claim',
         scope_request_endpoint: 'https://quire.example/agent/identity/scopes',
+        identity_revocation_endpoint: 'https://quire.example/agent/identity',
         identity_types_supported: ['service_auth', 'anonymous'],
       },
     })

@@ -146,6 +146,7 @@ export type { Admission, AdmissionCache } from './ports/admissions.ts'
 export type {
   AgentOwner,
   AgentRegistrationRecord,
+  AgentSelfCredential,
   AgentStore,
   AgentSummaryRecord,
   AgentTokenDraft,
@@ -158,6 +159,8 @@ export type {
   ExchangeAssertionOutcome,
   RedeemClaimCommand,
   RedeemClaimOutcome,
+  RevokeSelfCommand,
+  RevokeSelfOutcome,
   StartClaimCommand,
   StartScopeRequestCommand,
 } from './ports/agents.ts'

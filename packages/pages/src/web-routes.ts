@@ -107,7 +107,7 @@ export const webRoutes = {
 
   // The agent registration layer (on with AUTH_MD_ENABLED).
   authMd: route(`/${top.authMd}`, ['GET']),
-  agentIdentity: route(`/${top.agent}/identity`, ['POST']),
+  agentIdentity: route(`/${top.agent}/identity`, ['POST', 'DELETE']),
   agentIdentityClaim: route(`/${top.agent}/identity/claim`, ['POST']),
   agentIdentityScopes: route(`/${top.agent}/identity/scopes`, ['POST']),
   agentClaim: route(`/${top.agent}/claim`, ['GET', 'POST'], { query: ['user_code'], secret: true }),

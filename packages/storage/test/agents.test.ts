@@ -706,6 +706,131 @@ describe(`a person's agents (${testEngine})`, () => {
   })
 })
 
+describe(`an agent's own revocation (${testEngine})`, () => {
+  /** The callback as the agent-auth package gives it, recording what the store handed it. */
+  function selfRevoked() {
+    const seen: { by: AgentOwner | null; tokenId: string | null }[] = []
+    const audit = (registration: AgentRegistrationRecord, by: AgentOwner | null, tokenId: string | null) => {
+      seen.push({ by, tokenId })
+      return by === null
+        ? null
+        : event('agent.revoked', {
+            actor: agentActor(registration.id, by),
+            via: { surface: 'api', credential: 'agent', credentialId: tokenId },
+            workspaceId: by.personalWorkspaceId,
+            data: { agentId: registration.id, reason: 'revoked_by_agent' },
+          })
+    }
+    return { seen, audit }
+  }
+  const byToken = (issued: Token) => ({ kind: 'token', secretHash: issued.secretHash }) as const
+  const byAssertion = async (registrationId: string, assertionId: string) =>
+    ({ kind: 'assertion', registrationId, assertionIdHash: await sha256Hex(assertionId) }) as const
+
+  it('with a live token: the registration and every token of it are revoked at once, one event; the rest is gone after', async () => {
+    const { registered, token: issued, assertionId } = await claimedAgent()
+    const refreshed = await exchange(registered, assertionId, 'claimed', new Date())
+    expect(refreshed.outcome.ok).toBe(true)
+    const at = new Date()
+    const { seen, audit } = selfRevoked()
+    const ended = await deps.agents.revokeSelf({ credential: byToken(issued), at, audit })
+    expect(ended).toEqual({
+      ok: true,
+      registration: expect.objectContaining({ id: registered.id, revokedAt: at, claimedBy: asOwner(owner) }),
+    })
+    expect(seen).toEqual([{ by: asOwner(owner), tokenId: issued.id }])
+    expect((await tokensOf(registered.id)).map((t) => [t.id, t.revoked_at])).toEqual([
+      [issued.id, at],
+      [refreshed.token.id, at],
+    ])
+    expect((await exchange(registered, assertionId, 'claimed', later(at, MINUTE))).outcome).toEqual({ ok: false, reason: 'gone' })
+    for (const credential of [byToken(refreshed.token), await byAssertion(registered.id, assertionId)]) {
+      expect(await deps.agents.revokeSelf({ credential, at: later(at, MINUTE), audit })).toEqual({ ok: false, reason: 'gone' })
+    }
+    expect(seen).toHaveLength(1)
+    expect((await eventsAbout(registered.id)).filter((e) => e.startsWith('agent.revoked'))).toEqual([`agent.revoked@${owner.workspaceId}`])
+    expect(await deps.agents.findById(registered.id)).toMatchObject({ revokedAt: at })
+  })
+
+  it('with the current assertion: the same, and the event names no token', async () => {
+    const { registered, token: issued, assertionId } = await claimedAgent()
+    const at = new Date()
+    const { seen, audit } = selfRevoked()
+    for (const credential of [await byAssertion(registered.id, 'another-jti'), await byAssertion('agt_missing', assertionId)]) {
+      expect(await deps.agents.revokeSelf({ credential, at, audit })).toEqual({ ok: false, reason: 'gone' })
+    }
+    expect(await deps.agents.findById(registered.id)).toMatchObject({ revokedAt: null })
+    const ended = await deps.agents.revokeSelf({ credential: await byAssertion(registered.id, assertionId), at, audit })
+    expect(ended.ok).toBe(true)
+    expect(seen).toEqual([{ by: asOwner(owner), tokenId: null }])
+    expect(await deps.credentials.find({ secretHash: issued.secretHash })).toMatchObject({ revokedAt: at })
+  })
+
+  it('refuses an expired token, an API key, and an assertion replaced at the claim or past the claim window', async () => {
+    const { registered, token: issued } = await claimedAgent()
+    const { seen, audit } = selfRevoked()
+    const expired = await deps.agents.revokeSelf({ credential: byToken(issued), at: later(new Date(), 2 * HOUR), audit })
+    expect(expired).toEqual({ ok: false, reason: 'gone' })
+    const key = await deps.agents.revokeSelf({
+      credential: { kind: 'token', secretHash: owner.credential.secretHash },
+      at: new Date(),
+      audit,
+    })
+    expect(key).toEqual({ ok: false, reason: 'gone' })
+    expect(await deps.credentials.find(owner.credential)).toMatchObject({ revokedAt: null })
+
+    // An anonymous agent claimed since: its pre-claim assertion was replaced.
+    const claimed = await register('anonymous')
+    const started = await startClaim(claimed)
+    expect(started.outcome.ok).toBe(true)
+    expect((await confirm(started.code, owner, later(claimed.at, MINUTE))).ok).toBe(true)
+    const replaced = await byAssertion(claimed.id, claimed.assertionId as string)
+    expect(await deps.agents.revokeSelf({ credential: replaced, at: later(claimed.at, 2 * MINUTE), audit })).toEqual({
+      ok: false,
+      reason: 'gone',
+    })
+
+    // An unclaimed one whose claim window is over.
+    const late = await register('anonymous')
+    const over = await byAssertion(late.id, late.assertionId as string)
+    expect(await deps.agents.revokeSelf({ credential: over, at: later(late.at, 24 * HOUR), audit })).toEqual({ ok: false, reason: 'gone' })
+    expect(seen).toEqual([])
+    for (const id of [registered.id, claimed.id, late.id]) expect(await deps.agents.findById(id)).toMatchObject({ revokedAt: null })
+  })
+
+  it('an unclaimed agent ends itself with its pre-claim token: revoked, and nobody’s trail hears of it', async () => {
+    const anonymous = await register('anonymous')
+    const { token: issued } = await exchange(anonymous, anonymous.assertionId as string, 'unclaimed', anonymous.at)
+    const { seen, audit } = selfRevoked()
+    const ended = await deps.agents.revokeSelf({ credential: byToken(issued), at: anonymous.at, audit })
+    expect(ended).toEqual({
+      ok: true,
+      registration: expect.objectContaining({ id: anonymous.id, revokedAt: anonymous.at, claimedBy: null }),
+    })
+    expect(seen).toEqual([{ by: null, tokenId: issued.id }])
+    expect(await deps.credentials.find({ secretHash: issued.secretHash })).toMatchObject({ revokedAt: anonymous.at })
+    expect((await exchange(anonymous, anonymous.assertionId as string, 'unclaimed', anonymous.at)).outcome).toEqual({
+      ok: false,
+      reason: 'gone',
+    })
+    expect(await eventsAbout(anonymous.id)).toEqual([])
+  })
+
+  it('leaves no live token behind an end that raced with an exchange', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { registered, assertionId } = await claimedAgent()
+      const at = new Date()
+      const [issued, ended] = await Promise.all([
+        exchange(registered, assertionId, 'claimed', at),
+        deps.agents.revokeSelf({ credential: await byAssertion(registered.id, assertionId), at, audit: selfRevoked().audit }),
+      ])
+      expect(ended.ok).toBe(true)
+      expect((await tokensOf(registered.id)).filter((t) => t.revoked_at === null)).toEqual([])
+      expect(await tokensOf(registered.id)).toHaveLength(issued.outcome.ok ? 2 : 1)
+    }
+  })
+})
+
 describe(`audit events on someone's behalf (${testEngine})`, () => {
   it('reads back onBehalfOf as written, by either writer, and leaves the key out otherwise', async () => {
     const by = asOwner(owner)

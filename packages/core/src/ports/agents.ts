@@ -159,6 +159,30 @@ export type ExchangeAssertionOutcome =
   | { readonly ok: true; readonly registration: AgentRegistrationRecord }
   | { readonly ok: false; readonly reason: 'gone' }
 
+/**
+ * What an agent ends its own registration with: one of its live access tokens (by hash), or its
+ * current identity assertion (the registration it names and its `jti`, hashed; the caller has
+ * verified the signature).
+ */
+export type AgentSelfCredential =
+  | { readonly kind: 'token'; readonly secretHash: string }
+  | { readonly kind: 'assertion'; readonly registrationId: string; readonly assertionIdHash: string }
+
+export interface RevokeSelfCommand {
+  readonly credential: AgentSelfCredential
+  readonly at: Date
+  /**
+   * The event, given the registration as revoked, the person it acts for (null: unclaimed, it acts
+   * for nobody) and the id of the token used (null: the assertion); null writes none.
+   */
+  readonly audit: (registration: AgentRegistrationRecord, owner: AgentOwner | null, tokenId: string | null) => AuditEventDraft | null
+}
+
+export type RevokeSelfOutcome =
+  | { readonly ok: true; readonly registration: AgentRegistrationRecord }
+  /** No live registration holds this credential: unknown, expired, replaced, or revoked already. */
+  | { readonly ok: false; readonly reason: 'gone' }
+
 /** What a person sees of one of their agents. */
 export interface AgentSummaryRecord {
   readonly id: string
@@ -239,4 +263,10 @@ export interface AgentStore {
     readonly at: Date
     readonly audit: AuditEventDraft
   }): Promise<{ readonly ok: true; readonly agent: AgentSummaryRecord } | { readonly ok: false; readonly reason: 'not_found' }>
+  /**
+   * An agent ends its own registration with one of its credentials: the registration is revoked,
+   * every token of it with it, and the assertion stops working, at once. A credential that no live
+   * registration holds changes nothing and writes nothing (`gone`).
+   */
+  revokeSelf(command: RevokeSelfCommand): Promise<RevokeSelfOutcome>
 }

@@ -38,10 +38,11 @@ function field(request: FastifyRequest, name: string): string | null {
   return typeof value === 'string' ? value : null
 }
 
-/** The bearer token of the Authorization header, or null. */
+/** The secret of an `Authorization: Bearer` header (as the API reads it), or null without one. */
 function bearerOf(request: FastifyRequest): string | null {
-  const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')
-  return match?.[1] ?? null
+  const header = request.headers.authorization
+  if (header === undefined) return null
+  return /^Bearer[ ]+([\x21-\x7e]+)[ ]*$/i.exec(header)?.[1] ?? null
 }
 
 /** The user code a query or form carries. */
@@ -53,7 +54,7 @@ function userCodeOf(input: unknown): string | null {
 
 /**
  * The agent registration layer at the web origin (the authorization server): `/auth.md`, the
- * registration and claim-request endpoints for agents, and the claim page for people. Registered
+ * registration, self-revocation and claim-request endpoints for agents, and the claim page for people. Registered
  * only when AUTH_MD_ENABLED is true; otherwise every one of these paths is a 404. The token and
  * revocation endpoints are the OAuth server's (oauth/authorization-server.ts), which hands the agent grants here.
  */
@@ -115,6 +116,13 @@ export function registerAgentRoutes(app: FastifyInstance, options: { runtime: Ru
     if (named.exceeded) return sendAgentReply(reply, rateLimited(named.retryAfterSeconds, 'registrations naming this person'))
     const answer = await agents.register(request.body)
     if (answer.status === 200) await namedPerPerson(request)
+    return sendAgentReply(reply, answer)
+  })
+
+  // The agent ends its own registration with its own credential (no session, no scope).
+  app.delete(webRoutes.agentIdentity.pattern, agentEndpoint, async (request, reply) => {
+    const answer = await agents.revokeIdentity(bearerOf(request))
+    if (answer.status === 401) reply.header('www-authenticate', 'Bearer error="invalid_token"')
     return sendAgentReply(reply, answer)
   })
 

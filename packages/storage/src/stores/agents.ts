@@ -367,6 +367,37 @@ async function revokeAgent(db: Kysely<Database>, cmd: Parameters<AgentStore['rev
   })
 }
 
+/**
+ * An agent ends its own registration: one conditional UPDATE sets `revoked_at` on the live
+ * registration holding the credential (a live token of it, or its current assertion: an unclaimed
+ * agent's only inside its claim window), then every token of it is revoked and the event written,
+ * in the same transaction. A second call finds nothing and writes nothing.
+ */
+async function revokeSelf(db: Kysely<Database>, cmd: Parameters<AgentStore['revokeSelf']>[0]) {
+  const { credential, at } = cmd
+  return db.transaction().execute(async (trx) => {
+    const { rows } =
+      credential.kind === 'token'
+        ? await sql<{ id: string; token_id: string | null }>`UPDATE agent_registrations r SET revoked_at = ${at}::timestamptz
+            FROM credentials c
+            WHERE c.secret_hash = ${credential.secretHash}::text AND c.kind = 'agent' AND c.revoked_at IS NULL
+              AND (c.expires_at IS NULL OR c.expires_at > ${at}::timestamptz)
+              AND r.id = c.agent_id AND r.revoked_at IS NULL
+            RETURNING r.id, c.id AS token_id`.execute(trx)
+        : await sql<{ id: string; token_id: string | null }>`UPDATE agent_registrations SET revoked_at = ${at}::timestamptz
+            WHERE id = ${credential.registrationId}::text AND assertion_id_hash = ${credential.assertionIdHash}::text
+              AND revoked_at IS NULL AND (claimed_at IS NOT NULL OR claim_expires_at > ${at}::timestamptz)
+            RETURNING id, NULL::text AS token_id`.execute(trx)
+    const row = rows[0]
+    if (!row) return { ok: false, reason: 'gone' } as const
+    await revokeTokensOf(trx, row.id, at)
+    const registration = await reread(trx, row.id)
+    const draft = cmd.audit(registration, registration.claimedBy, row.token_id)
+    if (draft !== null) await insertAudit(trx, draft)
+    return { ok: true, registration } as const
+  })
+}
+
 export function agentStore(db: Kysely<Database>): AgentStore {
   return {
     createRegistration: (cmd) => createRegistration(db, cmd),
@@ -383,5 +414,6 @@ export function agentStore(db: Kysely<Database>): AgentStore {
     revokeToken: (cmd) => revokeToken(db, cmd),
     listForUser: (userId, page) => listForUser(db, userId, page),
     revokeAgent: (cmd) => revokeAgent(db, cmd),
+    revokeSelf: (cmd) => revokeSelf(db, cmd),
   }
 }

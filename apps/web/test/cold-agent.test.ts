@@ -309,6 +309,16 @@ describe('a cold job, given only the web address', () => {
     expect(whoami.code, whoami.stderr).toBe(0)
     expect(whoami.stdout).toContain(personKey.username)
 
+    // The person tells their agents apart by name (`quire agent list`, a table on a terminal or a pipe).
+    const agents = await runNode([join(repo, 'packages/cli/src/bin.ts'), 'agent', 'list'], {
+      env: { AGENT_SERVICE_BASE_URL: web.apiUrl, AGENT_SERVICE_TOKEN: personKey.token, AGENT_SERVICE_NO_INPUT: '1' },
+    })
+    expect(agents.code, agents.stderr).toBe(0)
+    const [header, row] = agents.stdout.split('\n')
+    expect(header).toMatch(/\bNAME\b/)
+    expect(row).toContain(AGENT_NAME)
+    expect(row).toMatch(/agt_/)
+
     // Done: the agent ends its own registration at the identity endpoint the metadata named.
     const identityEndpoint = (metadata.agent_auth as { identity_endpoint: string }).identity_endpoint
     const ended = await fetch(identityEndpoint, { method: 'DELETE', headers: { authorization: `Bearer ${shareToken}` } })

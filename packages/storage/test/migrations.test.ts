@@ -1,7 +1,8 @@
 import { testDatabase, testEngine } from '@quire/testing/test-database'
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from '../src/database.ts'
-import { migrateToLatest } from '../src/migrations/index.ts'
+import { migrateTo, migrateToLatest } from '../src/migrations/index.ts'
 
 describe('migrations', () => {
   it.runIf(testEngine === 'postgres')(
@@ -36,6 +37,32 @@ describe('migrations', () => {
       const names = await migrateToLatest(handle.db)
       expect(names[0]).toBe('0001-foundation')
       expect(await migrateToLatest(handle.db)).toEqual([])
+    } finally {
+      await handle.close()
+    }
+  })
+
+  it('0008 names the agents registered before names existed, and their tokens, as new ones are named', async () => {
+    const empty = testEngine === 'postgres' ? await testDatabase({ empty: true, poolSize: 1 }) : null
+    const handle = empty ?? (await openDatabase({ kind: 'pglite' }))
+    try {
+      expect((await migrateTo(handle.db, '0007-agent-auth')).at(-1)).toBe('0007-agent-auth')
+      const at = new Date('2026-11-01T00:00:00Z')
+      await sql`INSERT INTO agent_registrations (id, type, post_claim_scopes, claim_token_hash, claim_expires_at, poll_interval_seconds, created_at)
+        VALUES ('agt_01jc0000000000000000007f3k', 'anonymous', '{artifacts:read}', ${'a'.repeat(64)}, ${at}, 5, ${at})`.execute(handle.db)
+      await sql`INSERT INTO credentials (id, kind, secret_hash, display_prefix, agent_id, scopes, expires_at, created_at)
+        VALUES ('tok_01jc00000000000000000000aa', 'agent', ${'b'.repeat(64)}, 'qgt_abcd', 'agt_01jc0000000000000000007f3k', '{artifacts:read}', ${at}, ${at})`.execute(
+        handle.db,
+      )
+      expect(await migrateToLatest(handle.db)).toContain('0008-agent-names')
+      const agent = await sql<{ name: string; description: string | null }>`SELECT name, description FROM agent_registrations`.execute(
+        handle.db,
+      )
+      expect(agent.rows).toEqual([{ name: 'Agent 7f3k', description: null }])
+      const token = await sql<{ name: string }>`SELECT name FROM credentials WHERE kind = 'agent'`.execute(handle.db)
+      expect(token.rows).toEqual([{ name: 'Agent 7f3k' }])
+      // The column holds the rule from now on: a name is 1 to 80 characters.
+      await expect(sql`UPDATE agent_registrations SET name = ${'x'.repeat(81)}`.execute(handle.db)).rejects.toThrow()
     } finally {
       await handle.close()
     }

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration'
+import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely/migration'
 import type { Database } from '../schema.ts'
 import * as foundation from './0001-foundation.ts'
 import * as sharingAndAudit from './0002-sharing-and-audit.ts'
@@ -42,11 +42,19 @@ const MIGRATION_LOCK_KEY = 7_291_404_113_520_441_001n
  * transaction every statement reaches the same connection, and our lock ends with the commit.
  */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  return migrate(db, (migrator) => migrator.migrateToLatest())
+}
+
+/** Brings the schema up to the named migration and no further, as `migrateToLatest` does (tests of a migration's data step). */
+export async function migrateTo(db: Kysely<Database>, name: keyof typeof migrations & string): Promise<string[]> {
+  return migrate(db, (migrator) => migrator.migrateTo(name))
+}
+
+async function migrate(db: Kysely<Database>, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
   const { error, results } = await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY.toString()}::bigint)`.execute(trx)
     // Migrations are written against no schema type: they define it.
-    const migrator = new Migrator({ db: trx as unknown as Kysely<unknown>, provider })
-    const outcome = await migrator.migrateToLatest()
+    const outcome = await run(new Migrator({ db: trx as unknown as Kysely<unknown>, provider }))
     // A failed migration must roll the transaction back, not commit what came before it.
     if (outcome.error) throw outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error))
     return outcome

@@ -8,19 +8,17 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { Clock } from '@quire/core'
 import { readEnv } from '@quire/runtime'
 import { type NodeProcess, spawnNode } from '@quire/testing/node-process'
 import { timeoutFor, untilExit } from '@quire/testing/waits'
 import { SignJWT } from 'jose'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Answer, answer, CLAIM_GRANT, JWT_BEARER, TestClock } from './agent-helper.ts'
 import { databaseDump, freePort, startTestWeb, type TestWeb } from './helper.ts'
 import { type HttpSession, signInOverHttp } from './http-session.ts'
 import { userWithKey } from './mcp-helper.ts'
 
-const CLAIM_GRANT = 'urn:service:params:oauth:grant-type:claim_token'
-const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
 const ALLOWED = 'artifacts:read,artifacts:create,artifacts:update'
 /** The signing key of the main deployment: the tests forge assertions with it (and without it). */
 const signingKey = randomBytes(32)
@@ -30,28 +28,6 @@ const agentEnv = (secret = randomBytes(32).toString('base64url')) => ({
   AUTH_MD_ALLOWED_SCOPES: ALLOWED,
   AUTH_MD_ANONYMOUS_PRE_CLAIM_SCOPES: 'artifacts:read',
 })
-
-/** A clock that stands still until a test moves it. */
-class TestClock implements Clock {
-  at = Date.now()
-  now(): Date {
-    return new Date(this.at)
-  }
-  advance(seconds: number): void {
-    this.at += seconds * 1000
-  }
-}
-
-interface Answer {
-  readonly status: number
-  readonly headers: Headers
-  readonly body: Record<string, unknown>
-}
-
-async function answer(response: Response): Promise<Answer> {
-  const text = await response.text()
-  return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) }
-}
 
 /** What an agent sends, against one running deployment. */
 function agentClient(web: TestWeb) {

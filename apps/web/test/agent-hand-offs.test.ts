@@ -10,11 +10,11 @@ import { join, resolve } from 'node:path'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runNode } from '../../../packages/cli/test/quire-process.ts'
+import { CLAIM_GRANT } from './agent-helper.ts'
 import { startTestWeb, type TestWeb } from './helper.ts'
 import { type HttpSession, signInOverHttp } from './http-session.ts'
 import { call, mcpClient, textOf, toolError, userWithKey } from './mcp-helper.ts'
 
-const CLAIM_GRANT = 'urn:service:params:oauth:grant-type:claim_token'
 const PERSON = 'hand-offs.person@example.com'
 const repo = resolve(import.meta.dirname, '../../..')
 

@@ -5,37 +5,13 @@
  * once, and the person's trail records it; an unclaimed agent's end is on nobody's trail.
  */
 import { randomBytes } from 'node:crypto'
-import type { Clock } from '@quire/core'
 import { SignJWT } from 'jose'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { answer, CLAIM_GRANT, JWT_BEARER, TestClock } from './agent-helper.ts'
 import { startTestWeb, type TestWeb } from './helper.ts'
 import { type HttpSession, signInOverHttp } from './http-session.ts'
 import { userWithKey } from './mcp-helper.ts'
-
-const CLAIM_GRANT = 'urn:service:params:oauth:grant-type:claim_token'
-const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
-
-class TestClock implements Clock {
-  at = Date.now()
-  now(): Date {
-    return new Date(this.at)
-  }
-  advance(seconds: number): void {
-    this.at += seconds * 1000
-  }
-}
-
-interface Answer {
-  readonly status: number
-  readonly headers: Headers
-  readonly body: Record<string, unknown>
-}
-
-async function answer(response: Response): Promise<Answer> {
-  const text = await response.text()
-  return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) }
-}
 
 interface TrailEvent {
   readonly action: string

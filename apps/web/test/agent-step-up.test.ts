@@ -5,37 +5,12 @@
  * against the web app and API; the clock is one the test moves.
  */
 import { randomBytes } from 'node:crypto'
-import type { Clock } from '@quire/core'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { answer, CLAIM_GRANT, JWT_BEARER, TestClock } from './agent-helper.ts'
 import { startTestWeb, type TestWeb } from './helper.ts'
 import { type HttpSession, signInOverHttp } from './http-session.ts'
 import { userWithKey } from './mcp-helper.ts'
-
-const CLAIM_GRANT = 'urn:service:params:oauth:grant-type:claim_token'
-const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
-
-/** A clock that stands still until a test moves it. */
-class TestClock implements Clock {
-  at = Date.now()
-  now(): Date {
-    return new Date(this.at)
-  }
-  advance(seconds: number): void {
-    this.at += seconds * 1000
-  }
-}
-
-interface Answer {
-  readonly status: number
-  readonly headers: Headers
-  readonly body: Record<string, unknown>
-}
-
-async function answer(response: Response): Promise<Answer> {
-  const text = await response.text()
-  return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) }
-}
 
 describe('more scopes on request (step-up)', () => {
   let web: TestWeb

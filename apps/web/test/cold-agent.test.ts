@@ -17,12 +17,12 @@ import { waitBudgetMs } from '@quire/testing/waits'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runNode } from '../../../packages/cli/test/quire-process.ts'
+import { JWT_BEARER } from './agent-helper.ts'
 import { browserTimeout, databaseDump, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { call, mcpClient, restCall, textOf, toolError, userWithKey } from './mcp-helper.ts'
 
 const PERSON = 'cold.person@example.com'
 const AGENT_NAME = 'Status bot'
-const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
 const repo = resolve(import.meta.dirname, '../../..')
 
 /** What the person does with what the agent shows them: opens the link in a browser, signs in, checks the code, confirms. */

@@ -1,6 +1,7 @@
-import type { AgentRegistrationRecord, AuditEventDraft, PrincipalUser } from '@quire/core'
+import type { AgentRegistrationRecord, PrincipalUser } from '@quire/core'
 import { type AgentContext, claimBlock, codeDraft, iso } from './context.ts'
 import { agentFail, agentOk } from './errors.ts'
+import { personEvent } from './events.ts'
 import { isObject, normaliseEmail, quote, stringField } from './input.ts'
 import { codeAttempts, namingEvent } from './register.ts'
 import { approveStepUp, stepUpView } from './scopes.ts'
@@ -151,16 +152,12 @@ export async function confirmClaim(ctx: AgentContext, userCode: string, viewer: 
     userCodeHash: await ctx.deps.sha256(found.code),
     userId: viewer.user.id,
     at: now,
-    audit: (registration, owner): AuditEventDraft => ({
-      id: ctx.deps.ids.next('evt'),
-      at: now,
-      action: 'agent.claimed',
-      actor: { kind: 'user', id: owner.id, label: owner.username },
-      via: { surface: 'web', credential: 'session', credentialId: viewer.sessionId },
-      workspaceId: owner.personalWorkspaceId,
-      artifactId: null,
-      data: { agentId: registration.id, type: registration.type, scopes: [...registration.postClaimScopes] },
-    }),
+    audit: (registration, owner) =>
+      personEvent(ctx, 'agent.claimed', owner, viewer.sessionId, now, {
+        agentId: registration.id,
+        type: registration.type,
+        scopes: [...registration.postClaimScopes],
+      }),
   })
   if (outcome.ok) return { kind: 'confirmed', registration: present(outcome.registration, view.registration.codeExpiresAt) }
   // Raced with another confirmation, a rotation or an expiry: answer as for the state it is in now.

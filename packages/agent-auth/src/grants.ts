@@ -1,8 +1,9 @@
-import { type AgentOwner, type AgentRegistrationRecord, type AuditEventDraft, agentActor, type Scope } from '@quire/core'
+import type { AgentOwner, AgentRegistrationRecord, AuditEventDraft, Scope } from '@quire/core'
 import { newAssertionId, signAssertion, verifyAssertion } from './assertion.ts'
 import { agentGrantTypes, agentLifetimes, agentPaths } from './constants.ts'
 import { type AgentContext, addSeconds, earliest, iso, liveScopes, newAgentToken, secondsUntil } from './context.ts'
 import { agentFail, agentOk } from './errors.ts'
+import { agentEvent } from './events.ts'
 import { requestScopes } from './input.ts'
 import { pendingScopes } from './scopes.ts'
 import type { AgentForm, AgentReply } from './types.ts'
@@ -19,16 +20,13 @@ function tokenIssued(
   expiresAt: Date,
   at: Date,
 ) {
-  return (registration: AgentRegistrationRecord, owner: AgentOwner): AuditEventDraft => ({
-    id: ctx.deps.ids.next('evt'),
-    at,
-    action: 'agent.token_issued',
-    actor: agentActor(registration, owner),
-    via: { surface: 'api', credential: 'agent', credentialId: tokenId },
-    workspaceId: owner.personalWorkspaceId,
-    artifactId: null,
-    data: { agentId: registration.id, tokenId, grant, scopes: [...scopes], expiresAt: iso(expiresAt) },
-  })
+  return (registration: AgentRegistrationRecord, owner: AgentOwner): AuditEventDraft =>
+    agentEvent(ctx, 'agent.token_issued', registration, owner, tokenId, at, {
+      tokenId,
+      grant,
+      scopes: [...scopes],
+      expiresAt: iso(expiresAt),
+    })
 }
 
 /**

@@ -1,6 +1,7 @@
-import { type AuditEventDraft, agentActor } from '@quire/core'
+import type { AuditEventDraft } from '@quire/core'
 import type { AgentContext } from './context.ts'
 import { agentFail, agentOk } from './errors.ts'
+import { agentEvent } from './events.ts'
 import { revokeByAssertion } from './self-revoke.ts'
 import type { AgentForm, AgentReply } from './types.ts'
 
@@ -21,18 +22,7 @@ export async function revoke(ctx: AgentContext, form: AgentForm): Promise<AgentR
     at,
     // Only a claimed agent's token is on someone's trail: an unclaimed agent acts for nobody.
     audit: (registration, owner, tokenId): AuditEventDraft | null =>
-      owner === null
-        ? null
-        : {
-            id: deps.ids.next('evt'),
-            at,
-            action: 'token.revoked',
-            actor: agentActor(registration, owner),
-            via: { surface: 'api', credential: 'agent', credentialId: tokenId },
-            workspaceId: owner.personalWorkspaceId,
-            artifactId: null,
-            data: { agentId: registration.id, tokenId, reason: 'revoked_by_agent' },
-          },
+      owner === null ? null : agentEvent(ctx, 'token.revoked', registration, owner, tokenId, at, { tokenId, reason: 'revoked_by_agent' }),
   })
   return agentOk(null)
 }

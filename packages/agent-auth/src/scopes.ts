@@ -2,7 +2,6 @@ import {
   type AgentOwner,
   type AgentRegistrationRecord,
   type AuditEventDraft,
-  agentActor,
   isScope,
   type PrincipalUser,
   type Scope,
@@ -11,6 +10,7 @@ import {
 import { agentLifetimes, agentPaths } from './constants.ts'
 import { type AgentContext, addSeconds, claimBlock, iso } from './context.ts'
 import { agentFail, agentOk } from './errors.ts'
+import { agentEvent, personEvent } from './events.ts'
 import { isObject, quote } from './input.ts'
 import { codeAttempts } from './register.ts'
 import type { AgentReply, ClaimView, ClaimViewer, ConfirmOutcome } from './types.ts'
@@ -102,16 +102,11 @@ async function agentOfToken(
 
 /** `agent.scopes_requested`: on the trail of the agent's person, the agent as the actor. */
 function requestedEvent(ctx: AgentContext, tokenId: string, added: readonly Scope[], at: Date) {
-  return (registration: AgentRegistrationRecord, owner: AgentOwner): AuditEventDraft => ({
-    id: ctx.deps.ids.next('evt'),
-    at,
-    action: 'agent.scopes_requested',
-    actor: agentActor(registration, owner),
-    via: { surface: 'api', credential: 'agent', credentialId: tokenId },
-    workspaceId: owner.personalWorkspaceId,
-    artifactId: null,
-    data: { agentId: registration.id, added: [...added], scopes: [...registration.postClaimScopes] },
-  })
+  return (registration: AgentRegistrationRecord, owner: AgentOwner): AuditEventDraft =>
+    agentEvent(ctx, 'agent.scopes_requested', registration, owner, tokenId, at, {
+      added: [...added],
+      scopes: [...registration.postClaimScopes],
+    })
 }
 
 /**
@@ -224,16 +219,12 @@ export async function approveStepUp(
     userId: viewer.user.id,
     scopes: view.added,
     at: now,
-    audit: (registration, owner): AuditEventDraft => ({
-      id: ctx.deps.ids.next('evt'),
-      at: now,
-      action: 'agent.scopes_granted',
-      actor: { kind: 'user', id: owner.id, label: owner.username },
-      via: { surface: 'web', credential: 'session', credentialId: viewer.sessionId },
-      workspaceId: owner.personalWorkspaceId,
-      artifactId: null,
-      data: { agentId: registration.id, added: [...view.added], scopes: [...registration.postClaimScopes] },
-    }),
+    audit: (registration, owner) =>
+      personEvent(ctx, 'agent.scopes_granted', owner, viewer.sessionId, now, {
+        agentId: registration.id,
+        added: [...view.added],
+        scopes: [...registration.postClaimScopes],
+      }),
   })
   if (!outcome.ok) return null
   return {

@@ -1,7 +1,8 @@
-import { type AgentSelfCredential, type AuditEventDraft, agentActor, secretPrefixes } from '@quire/core'
+import { type AgentSelfCredential, type AuditEventDraft, secretPrefixes } from '@quire/core'
 import { verifyAssertion } from './assertion.ts'
 import type { AgentContext } from './context.ts'
 import { agentFail, agentOk } from './errors.ts'
+import { agentEvent } from './events.ts'
 import type { AgentReply } from './types.ts'
 
 /**
@@ -28,18 +29,7 @@ async function endRegistration(ctx: AgentContext, credential: AgentSelfCredentia
     credential,
     at,
     audit: (registration, owner, tokenId): AuditEventDraft | null =>
-      owner === null
-        ? null
-        : {
-            id: deps.ids.next('evt'),
-            at,
-            action: 'agent.revoked',
-            actor: agentActor(registration, owner),
-            via: { surface: 'api', credential: 'agent', credentialId: tokenId },
-            workspaceId: owner.personalWorkspaceId,
-            artifactId: null,
-            data: { agentId: registration.id, reason: 'revoked_by_agent' },
-          },
+      owner === null ? null : agentEvent(ctx, 'agent.revoked', registration, owner, tokenId, at, { reason: 'revoked_by_agent' }),
   })
   return outcome.ok ? outcome.registration : null
 }

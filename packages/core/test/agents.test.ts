@@ -203,7 +203,7 @@ describe('revokeAgent', () => {
       via: { surface: 'web', credential: 'session', credentialId: 'ses_01jc0000000000000000000001' },
       workspaceId: personalWorkspaceId,
       artifactId: null,
-      data: { agentId: agentA.id },
+      data: { agentId: agentA.id, reason: 'revoked_by_person' },
     })
     expect(revocation?.audit.id).toMatch(/^evt_/)
   })

@@ -55,7 +55,7 @@ export async function revokeAgent(deps: CoreDeps, caller: Caller, agentId: strin
       via: viaOf(principal, caller),
       workspaceId: profile.personalWorkspaceId,
       artifactId: null,
-      data: { agentId },
+      data: { agentId, reason: 'revoked_by_person' },
     },
   })
   if (outcome.ok) return ok(presentAgent(outcome.agent))

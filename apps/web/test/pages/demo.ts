@@ -298,12 +298,12 @@ export async function seedDemo(site: TestWeb): Promise<Demo> {
   }
 }
 
-/** Registers an agent naming `email`, as an agent does; its claim token and code. */
-async function registerAgent(site: TestWeb, email: string, scopes: readonly string[]) {
+/** Registers an agent called `name`, naming `email`, as an agent does; its claim token and code. */
+async function registerAgent(site: TestWeb, email: string, scopes: readonly string[], name: string) {
   const response = await fetch(`${site.url}/agent/identity`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'service_auth', login_hint: email, scopes }),
+    body: JSON.stringify({ type: 'service_auth', login_hint: email, scopes, name }),
   })
   if (response.status !== 200) throw new Error(`agent registration: ${response.status}`)
   const body = (await response.json()) as { claim_token: string; claim: { user_code: string } }
@@ -312,7 +312,7 @@ async function registerAgent(site: TestWeb, email: string, scopes: readonly stri
 
 /** The owner connects an agent in their browser session (over HTTP), and the agent then uses its token once. */
 async function demoAgents(site: TestWeb, people: { waiting: string; other: string }) {
-  const connected = await registerAgent(site, people.waiting, ['artifacts:read', 'artifacts:create'])
+  const connected = await registerAgent(site, people.waiting, ['artifacts:read', 'artifacts:create'], 'Release notes bot')
   const session = await signInOverHttp(site, people.waiting)
   const confirmed = await session.postForm('/agent/claim', { user_code: connected.code, _csrf: await session.csrf() })
   if (confirmed.status !== 200) throw new Error(`confirming the demo agent: ${confirmed.status}`)
@@ -331,7 +331,7 @@ async function demoAgents(site: TestWeb, people: { waiting: string; other: strin
   })
   if (asked.status !== 200) throw new Error(`the demo agent's scope request: ${asked.status}`)
   const stepUpCode = ((await asked.json()) as { claim: { user_code: string } }).claim.user_code
-  const waiting = await registerAgent(site, people.waiting, ['artifacts:read', 'artifacts:update'])
-  const other = await registerAgent(site, people.other, ['artifacts:read'])
+  const waiting = await registerAgent(site, people.waiting, ['artifacts:read', 'artifacts:update'], 'Weekly status bot')
+  const other = await registerAgent(site, people.other, ['artifacts:read'], 'Research assistant')
   return { agentCode: waiting.code, othersAgentCode: other.code, stepUpCode }
 }

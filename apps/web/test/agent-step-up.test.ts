@@ -192,10 +192,22 @@ describe('more scopes on request (step-up)', () => {
     expect(page.html.slice(page.html.indexOf('It keeps'))).toContain('<code>artifacts:create</code>')
     expect(page.html).toContain('>Confirm</button>')
 
+    // Where the person keeps their agents, the request waits too (no code there: only the agent shows it).
+    const aliceKey = await userWithKey(web, ALICE)
+    const listed = async () =>
+      ((await api(aliceKey.token, 'GET', '/api/agents')).body.items as { id: string; scopeRequest: unknown }[]).find(
+        (a) => a.id === agent.id,
+      )?.scopeRequest
+    expect(await listed()).toEqual({ scopes: ['artifacts:share'], expiresAt: expect.any(String) })
+    const agentsPage = await (await alice.get('/settings/agents')).text()
+    expect(agentsPage).toContain('Asks for more: <span class="badge">artifacts:share</span>')
+    expect(agentsPage).not.toContain(code)
+
     const confirmed = await confirm(alice, code)
     expect(confirmed.status).toBe(200)
     expect(confirmed.html).toContain('Done: Release bot can now')
     expect(await pendingRequest(agent.id)).toBeNull()
+    expect(await listed()).toBeNull()
     expect((await viewClaim(alice, code)).status).toBe(404)
 
     // The next token carries the scope, and it works.

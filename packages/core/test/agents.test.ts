@@ -36,6 +36,8 @@ const agentA: AgentSummaryRecord = {
   claimedAt: new Date('2025-01-02T10:05:00.000Z'),
   lastUsedAt: new Date('2025-01-03T08:00:00.000Z'),
   revokedAt: null,
+  // A step-up waiting for the person, its code still live.
+  scopeRequest: { scopes: ['artifacts:update'], expiresAt: new Date(now.getTime() + 300_000) },
 }
 const agentB: AgentSummaryRecord = {
   id: 'agt_01jc0000000000000000000001',
@@ -47,6 +49,8 @@ const agentB: AgentSummaryRecord = {
   claimedAt: new Date('2025-01-01T10:01:00.000Z'),
   lastUsedAt: null,
   revokedAt: null,
+  // One whose code ran out: nothing is waiting any more.
+  scopeRequest: { scopes: ['artifacts:share'], expiresAt: new Date(now.getTime() - 1) },
 }
 
 /** What the stand-ins were asked. */
@@ -144,6 +148,7 @@ describe('listAgents', () => {
           claimedAt: '2025-01-02T10:05:00.000Z',
           lastUsedAt: '2025-01-03T08:00:00.000Z',
           revokedAt: null,
+          scopeRequest: { scopes: ['artifacts:update'], expiresAt: '2025-02-01T00:05:00.000Z' },
         },
         {
           id: agentB.id,
@@ -155,6 +160,7 @@ describe('listAgents', () => {
           claimedAt: '2025-01-01T10:01:00.000Z',
           lastUsedAt: null,
           revokedAt: null,
+          scopeRequest: null,
         },
       ],
       nextCursor: null,

@@ -665,6 +665,7 @@ describe(`a person's agents (${testEngine})`, () => {
       claimedAt: expect.any(Date),
       lastUsedAt: used,
       revokedAt: null,
+      scopeRequest: null,
     })
     expect(first[1]).toMatchObject({ name: `Agent ${made[1]?.slice(-4)}`, description: null, lastUsedAt: null })
     const rest = await deps.agents.listForUser(person.user.id, { limit: 2, after: made[1] as string })
@@ -921,6 +922,12 @@ describe(`scope requests (step-up) (${testEngine})`, () => {
       id: registered.id,
       requestedScopes: ['artifacts:create', 'artifacts:share'],
       userCodeExpiresAt: later(at, 10 * MINUTE),
+    })
+    // The person's list of agents shows the request waiting (the scopes and when its code ends).
+    const listed = await deps.agents.listForUser(owner.user.id, { limit: 100, after: null })
+    expect(listed.find((agent) => agent.id === registered.id)?.scopeRequest).toEqual({
+      scopes: ['artifacts:create', 'artifacts:share'],
+      expiresAt: later(at, 10 * MINUTE),
     })
     expect(await approve(first.code, owner, ['artifacts:share'], later(at, MINUTE))).toEqual({ ok: false, reason: 'gone' })
     expect(await eventsAbout(registered.id)).toEqual([

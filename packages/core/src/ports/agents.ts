@@ -195,6 +195,8 @@ export interface AgentSummaryRecord {
   /** The latest use of any of its tokens (to the minute); null when never used. */
   readonly lastUsedAt: Date | null
   readonly revokedAt: Date | null
+  /** A scope request waiting for the person (step-up): what it asks for and when its code expires; null when none. */
+  readonly scopeRequest: { readonly scopes: readonly Scope[]; readonly expiresAt: Date } | null
 }
 
 /**

@@ -9,7 +9,9 @@ import { admitAccount } from './access.ts'
 import type { CoreDeps } from './deps.ts'
 import { idKey, pageOfIds } from './paging.ts'
 
-export function presentAgent(record: AgentSummaryRecord): Agent {
+export function presentAgent(record: AgentSummaryRecord, now: Date): Agent {
+  const request = record.scopeRequest
+  const live = request !== null && record.revokedAt === null && request.expiresAt.getTime() > now.getTime()
   return {
     id: record.id,
     type: record.type,
@@ -20,6 +22,7 @@ export function presentAgent(record: AgentSummaryRecord): Agent {
     claimedAt: record.claimedAt.toISOString(),
     lastUsedAt: record.lastUsedAt?.toISOString() ?? null,
     revokedAt: record.revokedAt?.toISOString() ?? null,
+    scopeRequest: live ? { scopes: [...request.scopes], expiresAt: request.expiresAt.toISOString() } : null,
   }
 }
 
@@ -27,7 +30,13 @@ export function presentAgent(record: AgentSummaryRecord): Agent {
 export async function listAgents(deps: CoreDeps, caller: Caller, query: PageQuery): Promise<Result<PageOf<Agent>>> {
   const account = await admitAccount(deps, caller, 'agent.manage')
   if (!account.ok) return account
-  return pageOfIds(query, 'agt', async (page) => [...(await deps.agents.listForUser(account.value.userId, page))], presentAgent)
+  const now = deps.clock.now()
+  return pageOfIds(
+    query,
+    'agt',
+    async (page) => [...(await deps.agents.listForUser(account.value.userId, page))],
+    (record) => presentAgent(record, now),
+  )
 }
 
 /**
@@ -58,6 +67,6 @@ export async function revokeAgent(deps: CoreDeps, caller: Caller, agentId: strin
       data: { agentId, reason: 'revoked_by_person' },
     },
   })
-  if (outcome.ok) return ok(presentAgent(outcome.agent))
+  if (outcome.ok) return ok(presentAgent(outcome.agent, at))
   return fail('not_found', unseen.agent)
 }

@@ -41,6 +41,11 @@ function agentItem(agent: Agent, csrfToken: string): SafeHtml {
     }</p>
     ${agent.description ? html`<p class="agent-description">${agent.description}</p>` : null}
     <p class="key-scopes">${agent.scopes.map((s) => html`<span class="badge">${s}</span> `)}</p>
+    ${
+      agent.scopeRequest
+        ? html`<p class="agent-scope-request">Asks for more: ${agent.scopeRequest.scopes.map((s) => html`<span class="badge">${s}</span> `)}until ${timeTag(agent.scopeRequest.expiresAt)}. Confirm it with the link and the code the agent showed you, if you started it.</p>`
+        : null
+    }
     <p class="listing-meta">
       <span>${typeLabels[agent.type]}</span>
       <span>Created ${timeTag(agent.createdAt)}</span>

@@ -59,6 +59,7 @@ header.site button.compact { min-height: 34px; padding: 0 12px; font-size: 14px;
 .account .badge.status-active { background: color-mix(in srgb, var(--accent) 10%, transparent); color: var(--text); }
 .account .agents-empty p { margin: 0 0 8px; overflow-wrap: anywhere; }
 .account .agents-empty p:last-child { margin-bottom: 0; }
+.account .agent-scope-request { margin: 6px 0 2px; font-size: 14px; }
 .account button.danger { background: transparent; color: var(--danger); border-color: color-mix(in srgb, var(--danger) 55%, transparent); min-height: 36px; padding: 0 14px; font-size: 14px; }
 .account button.danger:hover { background: color-mix(in srgb, var(--danger) 10%, transparent); }
 .account .row-action button:not(.danger) { min-height: 36px; padding: 0 16px; font-size: 14px; }

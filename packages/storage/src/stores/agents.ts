@@ -332,12 +332,17 @@ function summaryFrom(row: Row): AgentSummaryRecord {
     claimedAt: date(row.claimed_at),
     lastUsedAt: maybeDate(row.last_used_at),
     revokedAt: maybeDate(row.revoked_at),
+    scopeRequest:
+      row.requested_scopes === null || row.requested_scopes === undefined || row.user_code_expires_at === null
+        ? null
+        : { scopes: row.requested_scopes as Scope[], expiresAt: date(row.user_code_expires_at) },
   }
 }
 
 /** Claimed agents matching `where` (over `r`), newest first, each with the latest use of any of its tokens. */
 async function summaries(db: Executor, where: RawBuilder<boolean>, limit: number): Promise<AgentSummaryRecord[]> {
   const { rows } = await sql<Row>`SELECT r.id, r.type, r.name, r.description, r.post_claim_scopes, r.created_at, r.claimed_at, r.revoked_at,
+      r.requested_scopes, r.user_code_expires_at,
       (SELECT max(c.last_used_at) FROM credentials c WHERE c.agent_id = r.id AND c.kind = 'agent') AS last_used_at
     FROM agent_registrations r
     WHERE r.claimed_by IS NOT NULL AND ${where}

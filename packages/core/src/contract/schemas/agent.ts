@@ -25,6 +25,19 @@ export const Agent = Type.Object({
   revokedAt: Type.Union([Timestamp, Type.Null()], {
     description: 'When the agent was revoked (every token of it stopped then); null unless revoked.',
   }),
+  scopeRequest: Type.Union(
+    [
+      Type.Object({
+        scopes: Type.Array(ScopeSchema, { description: 'The scopes it asks for, beyond those it holds.' }),
+        expiresAt: { ...Timestamp, description: 'When the code the agent showed for it expires.' },
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'More scopes the agent asked for (step-up), waiting for the person to confirm with the link and code the agent showed; null when none is live.',
+    },
+  ),
 })
 export type Agent = Static<typeof Agent>
 

@@ -1,20 +1,11 @@
-import type {
-  AgentOwner,
-  AgentRegistrationRecord,
-  AgentStore,
-  AgentSummaryRecord,
-  AgentTokenDraft,
-  AgentType,
-  AuditEventDraft,
-  PageRequest,
-  Scope,
-} from '@quire/core'
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely'
+import type { AgentOwner, AgentStore, AgentTokenDraft, AuditEventDraft } from '@quire/core'
+import { type Kysely, sql } from 'kysely'
 import { insertAudit } from '../audit.ts'
 import { isUniqueViolation } from '../pg-errors.ts'
-import { date, maybeDate, type Row } from '../rows.ts'
+import type { Row } from '../rows.ts'
 import type { Database } from '../schema.ts'
-import { pastCursor } from './paging.ts'
+import { listForUser, revokeAgent, revokeSelf, revokeToken, revokeTokensOf } from './agent-revocations.ts'
+import { type Executor, ownerColumns, ownerFrom, reread, selectRegistration } from './agent-rows.ts'
 
 /**
  * Agent registrations (the auth.md layer) and their tokens, which are credentials of kind `agent`.
@@ -30,59 +21,6 @@ import { pastCursor } from './paging.ts'
  *   claim, and no token outlives the agent's revocation;
  * - the order is always registration, then tokens, so none of these deadlock.
  */
-
-type Executor = Kysely<Database> | Transaction<Database>
-
-/** The columns of the person who claimed the agent (`o_…`), from `users u`. */
-const ownerColumns = sql.raw('u.id AS o_id, u.username AS o_username, u.email AS o_email, u.personal_workspace_id AS o_workspace_id')
-
-function ownerFrom(row: Row): AgentOwner | null {
-  if (row.o_id === null || row.o_id === undefined) return null
-  return {
-    id: row.o_id as string,
-    username: row.o_username as string,
-    email: row.o_email as string,
-    personalWorkspaceId: row.o_workspace_id as string,
-  }
-}
-
-/** A registration row (`r.*` and its owner's columns) as the port sees it: no secret hash comes out. */
-function registrationFrom(row: Row): AgentRegistrationRecord {
-  return {
-    id: row.id as string,
-    type: row.type as AgentType,
-    name: row.name as string,
-    description: (row.description as string | null) ?? null,
-    loginHint: (row.login_hint as string | null) ?? null,
-    preClaimScopes: (row.pre_claim_scopes as Scope[] | null) ?? [],
-    postClaimScopes: (row.post_claim_scopes as Scope[] | null) ?? [],
-    claimExpiresAt: date(row.claim_expires_at),
-    requestedScopes: (row.requested_scopes as Scope[] | null) ?? null,
-    userCodeExpiresAt: maybeDate(row.user_code_expires_at),
-    pollIntervalSeconds: Number(row.poll_interval_seconds),
-    lastPolledAt: maybeDate(row.last_polled_at),
-    claimedBy: ownerFrom(row),
-    claimedAt: maybeDate(row.claimed_at),
-    redeemedAt: maybeDate(row.redeemed_at),
-    revokedAt: maybeDate(row.revoked_at),
-    createdAt: date(row.created_at),
-  }
-}
-
-/** The registration matching `where` (over `r`), with the person who claimed it; locked for this transaction when asked. */
-async function selectRegistration(db: Executor, where: RawBuilder<boolean>, lock = false): Promise<AgentRegistrationRecord | null> {
-  const { rows } = await sql<Row>`SELECT r.*, ${ownerColumns}
-    FROM agent_registrations r LEFT JOIN users u ON u.id = r.claimed_by
-    WHERE ${where} ${lock ? sql`FOR UPDATE OF r` : sql``}`.execute(db)
-  return rows[0] ? registrationFrom(rows[0]) : null
-}
-
-/** The registration with this id, which the caller has just changed and so knows exists. */
-async function reread(trx: Executor, registrationId: string): Promise<AgentRegistrationRecord> {
-  const registration = await selectRegistration(trx, sql<boolean>`r.id = ${registrationId}::text`)
-  if (registration === null) throw new Error(`agent registration ${registrationId} vanished inside its own transaction`)
-  return registration
-}
 
 /**
  * The person whose VERIFIED email is this one (case-insensitively): only a verified address says
@@ -146,11 +84,6 @@ async function startClaim(db: Kysely<Database>, cmd: Parameters<AgentStore['star
 }
 
 /** Revokes every live token of an agent (pre-claim ones at a claim, all at a revocation); revoked ones keep their time. */
-async function revokeTokensOf(trx: Executor, registrationId: string, at: Date): Promise<void> {
-  await sql`UPDATE credentials SET revoked_at = ${at}::timestamptz
-    WHERE agent_id = ${registrationId}::text AND kind = 'agent' AND revoked_at IS NULL`.execute(trx)
-}
-
 /**
  * The binding is one conditional UPDATE: the code is the one held and still live, the
  * registration unclaimed, unrevoked and inside its window, and the person's verified email is the
@@ -298,107 +231,6 @@ async function exchangeAssertion(db: Kysely<Database>, cmd: Parameters<AgentStor
     const owner = cmd.stage === 'claimed' ? registration.claimedBy : null
     await insertToken(trx, cmd.token, registration.id, owner?.id ?? null, cmd.at)
     if (cmd.audit !== null && owner !== null) await insertAudit(trx, cmd.audit(registration, owner))
-    return { ok: true, registration } as const
-  })
-}
-
-/**
- * RFC 7009: the live agent token with this hash is revoked; anything else (unknown, another kind,
- * revoked or expired already) changes nothing and writes nothing.
- */
-async function revokeToken(db: Kysely<Database>, cmd: Parameters<AgentStore['revokeToken']>[0]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{ id: string; agent_id: string | null }>`UPDATE credentials SET revoked_at = ${cmd.at}::timestamptz
-      WHERE secret_hash = ${cmd.secretHash}::text AND kind = 'agent' AND revoked_at IS NULL
-        AND (expires_at IS NULL OR expires_at > ${cmd.at}::timestamptz)
-      RETURNING id, agent_id`.execute(trx)
-    const token = rows[0]
-    if (!token || token.agent_id === null) return
-    const registration = await selectRegistration(trx, sql<boolean>`r.id = ${token.agent_id}::text`)
-    if (registration === null) return
-    const draft = cmd.audit(registration, registration.claimedBy, token.id)
-    if (draft !== null) await insertAudit(trx, draft)
-  })
-}
-
-function summaryFrom(row: Row): AgentSummaryRecord {
-  return {
-    id: row.id as string,
-    type: row.type as AgentType,
-    name: row.name as string,
-    description: (row.description as string | null) ?? null,
-    scopes: (row.post_claim_scopes as Scope[] | null) ?? [],
-    createdAt: date(row.created_at),
-    claimedAt: date(row.claimed_at),
-    lastUsedAt: maybeDate(row.last_used_at),
-    revokedAt: maybeDate(row.revoked_at),
-    scopeRequest:
-      row.requested_scopes === null || row.requested_scopes === undefined || row.user_code_expires_at === null
-        ? null
-        : { scopes: row.requested_scopes as Scope[], expiresAt: date(row.user_code_expires_at) },
-  }
-}
-
-/** Claimed agents matching `where` (over `r`), newest first, each with the latest use of any of its tokens. */
-async function summaries(db: Executor, where: RawBuilder<boolean>, limit: number): Promise<AgentSummaryRecord[]> {
-  const { rows } = await sql<Row>`SELECT r.id, r.type, r.name, r.description, r.post_claim_scopes, r.created_at, r.claimed_at, r.revoked_at,
-      r.requested_scopes, r.user_code_expires_at,
-      (SELECT max(c.last_used_at) FROM credentials c WHERE c.agent_id = r.id AND c.kind = 'agent') AS last_used_at
-    FROM agent_registrations r
-    WHERE r.claimed_by IS NOT NULL AND ${where}
-    ORDER BY r.id DESC LIMIT ${limit}::int`.execute(db)
-  return rows.map(summaryFrom)
-}
-
-function listForUser(db: Kysely<Database>, userId: string, page: PageRequest): Promise<AgentSummaryRecord[]> {
-  return summaries(db, sql<boolean>`r.claimed_by = ${userId}::text AND ${pastCursor('r.id', page.after)}`, page.limit + 1)
-}
-
-/**
- * Sets `revoked_at` once (the UPDATE's condition), then revokes every token of the agent and
- * writes the event; a call that found it revoked already changes nothing and writes nothing.
- */
-async function revokeAgent(db: Kysely<Database>, cmd: Parameters<AgentStore['revokeAgent']>[0]) {
-  return db.transaction().execute(async (trx) => {
-    const { rows } = await sql`UPDATE agent_registrations SET revoked_at = ${cmd.at}::timestamptz
-      WHERE id = ${cmd.registrationId}::text AND claimed_by = ${cmd.userId}::text AND revoked_at IS NULL
-      RETURNING id`.execute(trx)
-    if (rows.length > 0) {
-      await revokeTokensOf(trx, cmd.registrationId, cmd.at)
-      await insertAudit(trx, cmd.audit)
-    }
-    const [agent] = await summaries(trx, sql<boolean>`r.id = ${cmd.registrationId}::text AND r.claimed_by = ${cmd.userId}::text`, 1)
-    return agent ? ({ ok: true, agent } as const) : ({ ok: false, reason: 'not_found' } as const)
-  })
-}
-
-/**
- * An agent ends its own registration: one conditional UPDATE sets `revoked_at` on the live
- * registration holding the credential (a live token of it, or its current assertion: an unclaimed
- * agent's only inside its claim window), then every token of it is revoked and the event written,
- * in the same transaction. A second call finds nothing and writes nothing.
- */
-async function revokeSelf(db: Kysely<Database>, cmd: Parameters<AgentStore['revokeSelf']>[0]) {
-  const { credential, at } = cmd
-  return db.transaction().execute(async (trx) => {
-    const { rows } =
-      credential.kind === 'token'
-        ? await sql<{ id: string; token_id: string | null }>`UPDATE agent_registrations r SET revoked_at = ${at}::timestamptz
-            FROM credentials c
-            WHERE c.secret_hash = ${credential.secretHash}::text AND c.kind = 'agent' AND c.revoked_at IS NULL
-              AND (c.expires_at IS NULL OR c.expires_at > ${at}::timestamptz)
-              AND r.id = c.agent_id AND r.revoked_at IS NULL
-            RETURNING r.id, c.id AS token_id`.execute(trx)
-        : await sql<{ id: string; token_id: string | null }>`UPDATE agent_registrations SET revoked_at = ${at}::timestamptz
-            WHERE id = ${credential.registrationId}::text AND assertion_id_hash = ${credential.assertionIdHash}::text
-              AND revoked_at IS NULL AND (claimed_at IS NOT NULL OR claim_expires_at > ${at}::timestamptz)
-            RETURNING id, NULL::text AS token_id`.execute(trx)
-    const row = rows[0]
-    if (!row) return { ok: false, reason: 'gone' } as const
-    await revokeTokensOf(trx, row.id, at)
-    const registration = await reread(trx, row.id)
-    const draft = cmd.audit(registration, registration.claimedBy, row.token_id)
-    if (draft !== null) await insertAudit(trx, draft)
     return { ok: true, registration } as const
   })
 }

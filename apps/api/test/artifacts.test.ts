@@ -87,7 +87,14 @@ describe(`artifacts and projects (${engine})`, () => {
   it('tells slug availability and previews URLs', async () => {
     const { owner } = await seedArtifact(api, { email: 'linus@example.com' })
     const taken = await api.request('GET', '/api/artifacts/slug-availability/linus/notes/hello', { token: owner.token })
-    expect(taken.json()).toEqual({ ownerUsername: 'linus', projectSlug: 'notes', slug: 'hello', available: false, reason: 'taken' })
+    expect(taken.json()).toEqual({
+      ownerUsername: 'linus',
+      projectSlug: 'notes',
+      slug: 'hello',
+      available: false,
+      reason: 'taken',
+      suggestions: ['hello-2', 'hello-3', 'hello-4'],
+    })
     const free = await api.request('GET', '/api/artifacts/slug-availability/linus/notes/fresh', { token: owner.token })
     expect(free.json()).toMatchObject({ available: true })
     const invalid = await api.request('GET', '/api/artifacts/slug-availability/linus/notes/Not_Valid', { token: owner.token })

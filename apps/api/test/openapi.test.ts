@@ -221,14 +221,19 @@ describe(`the OpenAPI document: catch-up and dry runs (${engine})`, () => {
     expect(changes.parameters).toContainEqual(expect.objectContaining({ name: 'since', in: 'query', required: true }))
     expect(refsIn(changes.responses['200'])).toContain('#/components/schemas/ArtifactChanges')
     const writes = Object.entries(operations).filter(([, op]) => 'dryRun' in op)
-    expect(writes.map(([id]) => id).sort()).toEqual(['appendVersion', 'restoreVersion', 'updateArtifactAccess'])
+    expect(writes.map(([id]) => id).sort()).toEqual(['appendVersion', 'createArtifact', 'restoreVersion', 'updateArtifactAccess'])
+    const previews: Record<string, string> = {
+      appendVersion: 'VersionDryRun',
+      createArtifact: 'ArtifactDryRun',
+      restoreVersion: 'VersionDryRun',
+      updateArtifactAccess: 'AccessDryRun',
+    }
     for (const [id, op] of writes) {
       const path = op.path.replace(/:([A-Za-z]+)/g, '{$1}')
       const entry = doc.paths[path][op.method.toLowerCase()]
       expect(entry.operationId).toBe(id)
       expect(entry.parameters, id).toContainEqual(expect.objectContaining({ name: 'dryRun', in: 'query', required: false }))
-      const preview = id === 'updateArtifactAccess' ? 'AccessDryRun' : 'VersionDryRun'
-      expect(refsIn(entry.responses['200']), id).toContain(`#/components/schemas/${preview}`)
+      expect(refsIn(entry.responses['200']), id).toContain(`#/components/schemas/${previews[id]}`)
     }
   })
 })

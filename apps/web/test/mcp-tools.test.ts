@@ -313,6 +313,7 @@ describe('every tool, through the SDK client', () => {
     await checked('update_artifact', { artifactId: id, content: 'two\n', expectedLatestVersion: 1 })
     // One call per tool that takes dryRun; a new dry-run tool fails here until it has one.
     const calls: Record<string, Record<string, unknown>> = {
+      create_artifact: { ...artifactArgs('dry-new', 'new\n'), projectSlug: 'dry-runs', dryRun: true },
       update_artifact: { artifactId: id, content: 'three\n', expectedLatestVersion: 2, dryRun: true },
       restore_artifact_version: { artifactId: id, versionNumber: 1, dryRun: true },
       set_artifact_access: { artifactId: id, access: { publicView: true }, dryRun: true },
@@ -325,7 +326,11 @@ describe('every tool, through the SDK client', () => {
       expect(result.isError, `${name}: ${text}`).toBeFalsy()
       expect(text, name).not.toContain('undefined')
       expect(JSON.parse(textOf(result)), name).toEqual(result.structuredContent)
-      expect(result.structuredContent, name).toMatchObject({ dryRun: true, artifactId: id })
+      expect(result.structuredContent, name).toMatchObject(
+        name === 'create_artifact'
+          ? { dryRun: true, wouldCreate: { slug: 'dry-new', versionNumber: 1 } }
+          : { dryRun: true, artifactId: id },
+      )
     }
     // The versions a dry run names: from the latest (2) to the one the write would create (3).
     const update = await checked('update_artifact', calls.update_artifact)
@@ -334,6 +339,8 @@ describe('every tool, through the SDK client', () => {
     expect(restore).toMatchObject({ fromVersion: 2, wouldCreate: { versionNumber: 3, restoredFrom: 1 } })
     expect(await checked('set_artifact_access', calls.set_artifact_access)).toMatchObject({ changed: ['publicView'] })
     expect(await checked('get_artifact', { artifactId: id })).toMatchObject({ latestVersion: 2, access: { publicView: false } })
+    const created = await callFailing(client, 'resolve_path', { ownerUsername: owner.username, projectSlug: 'dry-runs', slug: 'dry-new' })
+    expect(created.error.code).toBe('not_found')
   })
 
   it('refuses a share link granting more than the key may do (the edge naming every scope the tool needs), writing nothing', async () => {

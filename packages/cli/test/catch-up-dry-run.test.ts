@@ -1,7 +1,7 @@
 /**
  * `quire artifact changes --since N` (catch-up) and `--dry-run` on the writes the server can
- * dry-run (update, restore, access set), against a real running Quire: the table then the diff,
- * the server's own answer to a dry run, and nothing written.
+ * dry-run (create and push, update, restore, access set), against a real running Quire: the table
+ * then the diff, the server's own answer to a dry run, and nothing written.
  */
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -154,6 +154,57 @@ describe('--dry-run asks the server where it can', { timeout: commandsTimeout },
     expect(await json(['artifact', 'get', named])).toMatchObject({ latestVersion: 3 })
   })
 
+  it('push --dry-run of a new file: "Would create OWNER/PROJECT/SLUG version 1" from the server; nothing created', async () => {
+    const file = join(quire.home, 'draft.txt')
+    await writeFile(file, 'draft\n')
+    const args = ['push', '--owner', owner, '--project-slug', 'notes', '--file', file, '--dry-run']
+    const text = await asAda(args)
+    expect(text.code, text.stderr).toBe(0)
+    const url = `${quire.webUrl}/${owner}/notes/draft`
+    expect(text.stdout.trim()).toBe(`Would create ${owner}/notes/draft version 1 (6 bytes, private): ${url}; nothing was written.`)
+    const answer = await json<{ dryRun: boolean; wouldCreate: Record<string, unknown> }>(args)
+    expect(answer).toMatchObject({
+      dryRun: true,
+      wouldCreate: { ownerUsername: owner, projectSlug: 'notes', slug: 'draft', url, type: 'txt', versionNumber: 1, size: 6 },
+    })
+    const missing = await asAda(['path', 'artifact', '--owner', owner, '--project-slug', 'notes', '--slug', 'draft'])
+    expect(missing.code).toBe(3)
+  })
+
+  it('push --dry-run of a changed file that exists: "Would append version N"; nothing written', async () => {
+    const file = join(quire.home, 'plan.md')
+    await writeFile(file, '# Plan\n\nTwo.\n\nThree.\n\nFour.\n')
+    const done = await asAda(['push', '--owner', owner, '--project-slug', 'notes', '--file', file, '--dry-run'])
+    expect(done.code, done.stderr).toBe(0)
+    expect(done.stdout).toContain(`Would append version 4 to ${named}; nothing was written.`)
+    expect(done.stdout).toContain('+Four.')
+    expect((await json<{ latestVersion: number }>(['artifact', 'get', named])).latestVersion).toBe(3)
+  })
+
+  it("artifact create --dry-run of a taken slug: the create's conflict (exit 6), naming free slugs; nothing created", async () => {
+    const create = (slug: string) =>
+      asAda(
+        ['artifact', 'create', '--owner-username', owner, '--project-slug', 'notes', '--slug', slug, '--type', 'md'].concat([
+          '--title',
+          'Launch plan',
+          '--content-file',
+          '-',
+          '--changelog',
+          'c',
+          '--dry-run',
+        ]),
+        { stdin: 'x\n' },
+      )
+    const taken = await create('plan')
+    expect(taken.code).toBe(6)
+    expect(taken.stderr).toContain(`An artifact \`plan\` already exists in \`${owner}/notes\`.`)
+    expect(taken.stderr).toContain('Free instead: launch-plan, plan-launch, plan-2.')
+    const free = await create('launch-plan')
+    expect(free.code, free.stderr).toBe(0)
+    expect(free.stdout).toContain(`Would create ${owner}/notes/launch-plan version 1 (2 bytes, private)`)
+    expect((await json<{ items: { slug: string }[] }>(['artifact', 'list'])).items.map((a) => a.slug)).not.toContain('launch-plan')
+  })
+
   it('other writes still print the planned request and send nothing; help says which is which', async () => {
     const planned = await json<{ dryRun: boolean; method: string; url: string }>(['share', 'create', named, '--dry-run'])
     expect(planned).toMatchObject({ dryRun: true, method: 'POST', url: `${quire.apiUrl}/api/artifacts/${artifactId}/share-links` })
@@ -161,6 +212,7 @@ describe('--dry-run asks the server where it can', { timeout: commandsTimeout },
     const help = await asAda(['artifact', 'update', '--help'])
     expect(help.stdout).toContain('With --dry-run, the server checks everything')
     expect(help.stdout).not.toMatch(/^\s+--dry-run\s.*\n[\s\S]*^\s+--dry-run\s/m)
+    expect((await asAda(['push', '--help'])).stdout).toContain('With --dry-run, the server checks everything')
     const shareHelp = await asAda(['share', 'create', '--help'])
     expect(shareHelp.stdout).toContain('With --dry-run, prints the request and sends nothing.')
   })

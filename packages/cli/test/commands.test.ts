@@ -105,25 +105,6 @@ describe('quire, every command against a running server', { timeout: commandsTim
     expect(text.stderr).toContain('nothing pushed')
   })
 
-  it('push --dry-run shows the request and creates nothing', async () => {
-    const file = join(quire.home, 'draft.txt')
-    await writeFile(file, 'draft\n')
-    const plan = await json<{ dryRun: boolean; method: string; url: string; headers: Record<string, string>; body: { slug: string } }>([
-      'push',
-      '--owner',
-      projectOwner,
-      '--project-slug',
-      'notes',
-      '--file',
-      file,
-      '--dry-run',
-    ])
-    expect(plan).toMatchObject({ dryRun: true, method: 'POST', url: `${quire.apiUrl}/api/artifacts`, body: { slug: 'draft' } })
-    expect(plan.headers.authorization).toBe('Bearer [redacted]')
-    const missing = await asAda(['path', 'artifact', '--owner', projectOwner, '--project-slug', 'notes', '--slug', 'draft'])
-    expect(missing.code).toBe(3)
-  })
-
   it('artifact list, get, update, restore, content, versions, diff, slug checks and paths', async () => {
     expect((await json<{ items: { id: string }[] }>(['artifact', 'list'])).items.map((a) => a.id)).toContain(artifactId)
     const got = await json(['artifact', 'get', '--artifact-id', artifactId])

@@ -38,6 +38,22 @@ describe('buildRequest', () => {
     )
     expect(dry.url).toBe(`${baseUrl}/api/artifacts/art_1/versions?dryRun=true`)
     expect(dry.method).toBe('POST')
+    const body = {
+      ownerUsername: 'ana',
+      projectSlug: 'notes',
+      slug: 'plan',
+      type: 'md',
+      title: 'Plan',
+      content: 'x',
+      changelog: '',
+    } as const
+    const create = buildRequest(
+      'createArtifact',
+      { query: { dryRun: true }, body: { ...body, access: { publicView: false, publicEdit: false } } },
+      { baseUrl },
+    )
+    expect(create.url).toBe(`${baseUrl}/api/artifacts?dryRun=true`)
+    expect(JSON.parse(create.body ?? '')).toMatchObject({ slug: 'plan' })
     const changes = buildRequest('getArtifactChanges', { params: { artifactId: 'art_1' }, query: { since: 3, limit: 10 } }, { baseUrl })
     expect(changes.url).toBe(`${baseUrl}/api/artifacts/art_1/changes?since=3&limit=10`)
   })

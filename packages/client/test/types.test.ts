@@ -3,6 +3,7 @@ import type {
   Artifact,
   ArtifactAccessSettings,
   ArtifactChanges,
+  ArtifactDryRun,
   ErrorCode,
   PageOf,
   Version,
@@ -45,6 +46,21 @@ describe('types derived from the operation table', () => {
     expectTypeOf(
       await client.ops.updateArtifactAccess({ params: { artifactId: 'a' }, query: { dryRun: true }, body: { publicView: true } }),
     ).toEqualTypeOf<AccessDryRun>()
+    const create = {
+      body: {
+        ownerUsername: 'ana',
+        projectSlug: 'notes',
+        slug: 'plan',
+        type: 'md',
+        title: 'Plan',
+        content: '# Plan',
+        changelog: '',
+        access: { publicView: false, publicEdit: false },
+      },
+    } as const
+    expectTypeOf(await client.ops.createArtifact({ ...create, query: { dryRun: true } })).toEqualTypeOf<ArtifactDryRun>()
+    expectTypeOf(await client.call('createArtifact', { ...create, query: { dryRun: true } })).toEqualTypeOf<ArtifactDryRun>()
+    expectTypeOf(await client.ops.createArtifact(create)).toEqualTypeOf<Artifact>()
     const maybe: boolean = Math.random() > 0.5
     expectTypeOf(
       await client.ops.updateArtifactAccess({ params: { artifactId: 'a' }, query: { dryRun: maybe }, body: { publicView: true } }),

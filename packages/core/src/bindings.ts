@@ -134,7 +134,8 @@ export const bindings: Bindings = {
   resolveProjectPath: async (deps, caller, { params }) => answer(await resolveProjectPath(deps, caller, params)),
 
   // Artifacts.
-  createArtifact: async (deps, caller, { body }, { idempotencyKey }) => written(await createArtifact(deps, caller, body, idempotencyKey)),
+  createArtifact: async (deps, caller, { query, body }, { idempotencyKey }) =>
+    previewed(await createArtifact(deps, caller, body, idempotencyKey, { dryRun: query.dryRun === true }), written),
   listMyArtifacts: async (deps, caller, { query }) => answer(await listMyArtifacts(deps, caller, query)),
   listProjectArtifacts: async (deps, caller, { params, query }) => answer(await listProjectArtifacts(deps, caller, params, query)),
   getArtifact: async (deps, caller, { params }) => answer(await getArtifact(deps, caller, { id: params.artifactId })),

@@ -84,7 +84,7 @@ function nextStep(error: ToolError): string {
     case 'precondition_required':
       return 'Pass `expectedLatestVersion`: the `latestVersion` that get_artifact returns.'
     case 'slug_taken':
-      return `Choose another slug (the availability tools tell which are free).${suggestionLine(error)}`
+      return `Choose another slug (check_project_slug_availability tells which project slugs are free; create_artifact with \`dryRun: true\` checks an artifact slug, writing nothing).${suggestionLine(error)}`
     case 'payload_too_large':
       return 'Make the content smaller than the limit named above.'
     case 'idempotency_key_reused':

@@ -49,7 +49,7 @@ describe('failureResult', () => {
     })
     const [text, json] = taken.content as { text: string }[]
     expect(text?.text).toContain(
-      'Choose another slug (the availability tools tell which are free). Free slugs instead: `notes-2`, `notes-3`.',
+      'Choose another slug (check_project_slug_availability tells which project slugs are free; create_artifact with `dryRun: true` checks an artifact slug, writing nothing). Free slugs instead: `notes-2`, `notes-3`.',
     )
     expect(JSON.parse(json?.text ?? '')).toMatchObject({ error: { code: 'slug_taken', suggestions: ['notes-2', 'notes-3'] } })
     const reserved = failureResult({
@@ -59,6 +59,13 @@ describe('failureResult', () => {
       meta: { suggestions: ['x-2'] },
     })
     expect((reserved.content as { text: string }[])[0]?.text).toContain('call the tool again. Free slugs instead: `x-2`.')
+    // An artifact's taken slug (create_artifact, or its dry run) names them the same way.
+    const artifact = failureResult({
+      code: 'slug_taken',
+      message: 'An artifact `plan` already exists in `ada/notes`.',
+      meta: { suggestions: ['launch-plan', 'plan-2'] },
+    })
+    expect((artifact.content as { text: string }[])[0]?.text).toMatch(/ada\/notes`\.\n\n.*Free slugs instead: `launch-plan`, `plan-2`\.$/)
     const none = failureResult({ code: 'slug_taken', message: 'Taken.', meta: { suggestions: [] } })
     expect((none.content as { text: string }[])[0]?.text).not.toContain('Free slugs')
   })

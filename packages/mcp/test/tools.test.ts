@@ -56,6 +56,25 @@ describe('the tool table', () => {
     expect(parsed?.ok && parsed.value.call.input.query).toEqual({ dryRun: true })
     const wrong = update?.parse({ artifactId: 'art_1', content: 'x', expectedLatestVersion: 1, dryRun: 'yes' })
     expect(wrong?.ok).toBe(false)
+    const create = compiledTools.find((t) => t.name === 'create_artifact')
+    const access = { publicView: false, publicEdit: false }
+    const args = {
+      ownerUsername: 'ana',
+      projectSlug: 'notes',
+      slug: 'plan',
+      type: 'md',
+      title: 'Plan',
+      content: 'x',
+      changelog: '',
+      access,
+    }
+    const previewed = create?.parse({ ...args, dryRun: true })
+    expect(previewed?.ok && previewed.value.call).toMatchObject({
+      operation: 'createArtifact',
+      input: { query: { dryRun: true }, body: args },
+    })
+    const made = create?.parse(args)
+    expect(made?.ok && made.value.call.input.query).toEqual({})
   })
 
   it('takes beyond the spec only pagination, idempotency keys, dry runs, a window offset and restore options', () => {

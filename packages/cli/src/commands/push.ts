@@ -94,12 +94,13 @@ export const push: Handler = async (context, args): Promise<CommandResult> => {
       changelog: plan.changelog,
       access: { publicView: plan.publicView, publicEdit: false },
     }
-    if (context.globals.dryRun) return preview(context, 'createArtifact', { body })
     try {
+      // A dry run asks the server, which checks everything the create would (the slug being free included).
+      if (context.globals.dryRun) return await preview(context, 'createArtifact', { body })
       const artifact = await client.call('createArtifact', { body })
       return { kind: 'value', value: { action: 'created', version: artifact.latestVersion, url: artifact.url, artifact } }
     } catch (error) {
-      // Someone created it between our look and our write: push onto theirs instead.
+      // Someone created it between our look and our write (or its dry run): push onto theirs instead.
       if (!isQuireApiError(error, 'slug_taken')) throw error
       const raced = await existing(client, plan)
       if (raced === null) throw error

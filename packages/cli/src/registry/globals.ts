@@ -33,7 +33,7 @@ export const globalFlags: readonly GlobalFlagSpec[] = [
     name: 'dry-run',
     type: 'boolean',
     description:
-      'Preview a mutating command: update, restore and access set ask the server, which checks everything and writes nothing; the others print the request and send nothing',
+      'Preview a mutating command: create, update, restore, access set, push and edit ask the server, which checks everything and writes nothing; the others print the request and send nothing',
   },
   { name: 'version', type: 'boolean', description: 'Print the client version' },
   // Beside the spec's flags, as gh and clig.dev have them:

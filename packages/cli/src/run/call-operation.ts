@@ -27,6 +27,11 @@ type Previewable = { [K in OperationId]: (typeof operations)[K] extends { readon
  * missing one does not compile): the one line, from the server's answer and the artifact as named.
  */
 const previewLines: { readonly [K in Previewable]: (value: Fields, named: string) => string } = {
+  createArtifact: (value) => {
+    const made = value.wouldCreate as Fields
+    const where = `${String(made.ownerUsername)}/${String(made.projectSlug)}/${String(made.slug)}`
+    return `Would create ${where} version 1 (${String(made.size)} bytes, ${accessInWords(made.access as Fields)}): ${String(made.url)}; nothing was written.`
+  },
   appendVersion: (value, named) =>
     `Would append version ${String((value.wouldCreate as Fields).versionNumber)} to ${named}; nothing was written.`,
   restoreVersion: (value, named) => {

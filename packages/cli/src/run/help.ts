@@ -86,7 +86,7 @@ function commandHelp(spec: CommandSpec): string[] {
       ? [
           '',
           serverCanDryRun(spec.operation)
-            ? 'With --dry-run, the server checks everything (access, scopes, expected version, limits) and says what it would do; nothing is written.'
+            ? 'With --dry-run, the server checks everything (access, scopes, limits, the expected version or a taken slug) and says what it would do; nothing is written.'
             : 'With --dry-run, prints the request and sends nothing.',
         ]
       : []),

@@ -35,6 +35,7 @@ export { Agent, AgentId, AgentParams } from './schemas/agent.ts'
 export { ApiKey, ApiKeyId, ApiKeyParams, CreateApiKeyBody, CreatedApiKey } from './schemas/api-key.ts'
 export {
   Artifact,
+  ArtifactDryRun,
   ArtifactParams,
   ArtifactPathParams,
   ArtifactSlugAvailability,
@@ -42,6 +43,7 @@ export {
   ArtifactTypeSchema,
   artifactTypes,
   CreateArtifactBody,
+  CreateArtifactQuery,
   DeletedArtifact,
   SlugPreview,
   Visibility,
@@ -57,6 +59,7 @@ export {
   type PageOf,
   PageQuery,
   ProjectId,
+  Sha256,
   SLUG_PATTERN,
   Slug,
   Timestamp,
@@ -84,7 +87,6 @@ export {
   DryRunQuery,
   MAX_VERSION_NUMBER,
   RestoreVersionBody,
-  Sha256,
   Version,
   VersionContent,
   VersionDiff,

@@ -4,7 +4,7 @@ import { actorOf, viaOf } from '../domain/audit.ts'
 import { unseen } from '../domain/hidden.ts'
 import type { Caller } from '../domain/principal.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
-import { slugProblem } from '../domain/rules.ts'
+import { slugCandidates, slugProblem, suggestSlugs } from '../domain/rules.ts'
 import type { ArtifactTarget } from '../ports/stores.ts'
 import { admitAccount } from './access.ts'
 import { admitArtifact, admitNamespace } from './artifact-gate.ts'
@@ -63,6 +63,12 @@ interface SlugCheck {
   readonly slug: string
   readonly available: boolean
   readonly reason?: 'taken' | 'invalid' | 'reserved'
+  readonly suggestions?: string[]
+}
+
+/** Free artifact slugs to offer instead of a taken one (`slugCandidates`), each checked in the project. */
+export function freeArtifactSlugs(deps: CoreDeps, projectId: string, slug: string, title?: string): Promise<string[]> {
+  return suggestSlugs(slugCandidates(slug, 'artifact', title), (name) => deps.artifacts.slugTaken(projectId, name))
 }
 
 async function checkSlug(deps: CoreDeps, caller: Caller, owner: string, projectSlug: string, slug: string): Promise<Result<SlugCheck>> {
@@ -73,8 +79,8 @@ async function checkSlug(deps: CoreDeps, caller: Caller, owner: string, projectS
   const base = { ownerUsername: admitted.value.workspace.slug, projectSlug: ctx.project.slug, slug }
   const problem = slugProblem(slug, 'artifact')
   if (problem) return ok({ ...base, available: false, reason: problem })
-  const taken = await deps.artifacts.slugTaken(ctx.project.id, slug)
-  return ok(taken ? { ...base, available: false, reason: 'taken' } : { ...base, available: true })
+  if (!(await deps.artifacts.slugTaken(ctx.project.id, slug))) return ok({ ...base, available: true })
+  return ok({ ...base, available: false, reason: 'taken', suggestions: await freeArtifactSlugs(deps, ctx.project.id, slug) })
 }
 
 /** Whether an artifact slug is free in a project. */

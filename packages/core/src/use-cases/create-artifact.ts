@@ -1,17 +1,20 @@
-import type { Artifact, CreateArtifactBody } from '../contract/schemas/artifact.ts'
+import type { Artifact, ArtifactDryRun, CreateArtifactBody } from '../contract/schemas/artifact.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
 import { unseen } from '../domain/hidden.ts'
-import type { Caller } from '../domain/principal.ts'
+import type { Grant } from '../domain/policy.ts'
+import type { Caller, Principal } from '../domain/principal.ts'
 import type { Failure } from '../domain/result.ts'
 import { fail, ok, type Result } from '../domain/result.ts'
 import { checkContentSize } from '../domain/rules.ts'
 import { normalizeViewerEmails } from '../domain/sharing-rules.ts'
-import type { ArtifactRecord } from '../ports/records.ts'
+import type { ArtifactRecord, ProjectRecord, WorkspaceRecord } from '../ports/records.ts'
 import { authorize } from './access.ts'
 import { admitNamespace, guardOf, workspaceResource } from './artifact-gate.ts'
+import { freeArtifactSlugs } from './artifacts.ts'
 import type { CoreDeps } from './deps.ts'
+import type { WriteOptions } from './head-write.ts'
 import { idempotencyDraft, planIdempotency, replay, replayAfterRace, type Written } from './idempotency.ts'
-import { presentArtifact } from './present.ts'
+import { artifactUrl, presentArtifact } from './present.ts'
 
 /** Whether a create payload asks for anything but the default access (private, no viewers). */
 function accessIsSet(access: CreateArtifactBody['access']): boolean {
@@ -32,13 +35,18 @@ function refusedAccess(error: Failure): Result<never> {
   return { ok: false, error }
 }
 
-/** Creates an artifact and its first version, with one audit event, in one transaction. */
-export async function createArtifact(
-  deps: CoreDeps,
-  caller: Caller,
-  body: CreateArtifactBody,
-  idempotencyKey?: string,
-): Promise<Result<Written<Artifact>>> {
+/** What the create's checks settle: who writes, where, under which grant, and the content's size and allowlist. */
+interface CheckedCreate {
+  readonly principal: Principal
+  readonly workspace: WorkspaceRecord
+  readonly project: ProjectRecord
+  readonly grant: Grant
+  readonly size: number
+  readonly viewerEmails: string[]
+}
+
+/** Every check of a create before its insert: the credential, the policy, the access setting, the project, the limits. */
+async function checkCreate(deps: CoreDeps, caller: Caller, body: CreateArtifactBody): Promise<Result<CheckedCreate>> {
   const ctx = await deps.projects.loadNamespaceForCaller({
     credential: caller.credential,
     owner: body.ownerUsername,
@@ -59,6 +67,70 @@ export async function createArtifact(
   if (!size.ok) return size
   const viewerEmails = normalizeViewerEmails(body.access.viewerEmails ?? [], '/body/access/viewerEmails')
   if (!viewerEmails.ok) return viewerEmails
+  return ok({ principal, workspace, project, grant, size: size.value, viewerEmails: viewerEmails.value })
+}
+
+/** The 409 of a slug already live in the project, with free ones to use instead (the title considered). */
+async function slugTaken(deps: CoreDeps, body: CreateArtifactBody, projectId: string): Promise<Result<never>> {
+  const suggestions = await freeArtifactSlugs(deps, projectId, body.slug, body.title)
+  return fail('slug_taken', `An artifact \`${body.slug}\` already exists in \`${body.ownerUsername}/${body.projectSlug}\`.`, {
+    meta: { suggestions },
+  })
+}
+
+/**
+ * A dry run's answer, once every check of the create passed: the one check left is the insert's
+ * own (the slug is free), asked here instead. Nothing is written, and no Idempotency-Key is read
+ * or stored: a dry run is not the write the key names.
+ */
+async function previewCreate(deps: CoreDeps, body: CreateArtifactBody, checked: CheckedCreate): Promise<Result<ArtifactDryRun>> {
+  const { workspace, project } = checked
+  if (await deps.artifacts.slugTaken(project.id, body.slug)) return slugTaken(deps, body, project.id)
+  return ok({
+    dryRun: true,
+    wouldCreate: {
+      ownerUsername: workspace.slug,
+      projectSlug: project.slug,
+      slug: body.slug,
+      url: artifactUrl(deps.config.webUrl, workspace.slug, project.slug, body.slug),
+      type: body.type,
+      title: body.title,
+      description: body.description ?? '',
+      versionNumber: 1,
+      sha256: await deps.sha256(body.content),
+      size: checked.size,
+      changelog: body.changelog,
+      access: { publicView: body.access.publicView, publicEdit: body.access.publicEdit, viewerEmails: checked.viewerEmails },
+    },
+  })
+}
+
+/** Creates an artifact and its first version, with one audit event, in one transaction. */
+export function createArtifact(
+  deps: CoreDeps,
+  caller: Caller,
+  body: CreateArtifactBody,
+  idempotencyKey?: string,
+): Promise<Result<Written<Artifact>>>
+/** The same, or with `dryRun` every check of it and nothing written (`ArtifactDryRun`). */
+export function createArtifact(
+  deps: CoreDeps,
+  caller: Caller,
+  body: CreateArtifactBody,
+  idempotencyKey: string | undefined,
+  options: WriteOptions,
+): Promise<Result<Written<Artifact> | ArtifactDryRun>>
+export async function createArtifact(
+  deps: CoreDeps,
+  caller: Caller,
+  body: CreateArtifactBody,
+  idempotencyKey?: string,
+  options: WriteOptions = {},
+): Promise<Result<Written<Artifact> | ArtifactDryRun>> {
+  const checked = await checkCreate(deps, caller, body)
+  if (!checked.ok) return checked
+  if (options.dryRun) return previewCreate(deps, body, checked.value)
+  const { principal, workspace, project, grant } = checked.value
 
   const plan = await planIdempotency(deps, principal, idempotencyKey, 'createArtifact', body)
   const earlier = await replay<Artifact>(deps, plan)
@@ -79,7 +151,7 @@ export async function createArtifact(
     description: body.description ?? '',
     publicView: body.access.publicView,
     publicEdit: body.access.publicEdit,
-    viewerEmails: viewerEmails.value,
+    viewerEmails: checked.value.viewerEmails,
     latestVersion: 1,
     createdAt: at,
     updatedAt: at,
@@ -94,7 +166,7 @@ export async function createArtifact(
       artifactId: artifact.id,
       number: 1,
       sha256,
-      size: size.value,
+      size: checked.value.size,
       changelog: body.changelog,
       restoredFrom: null,
       createdAt: at,
@@ -116,8 +188,6 @@ export async function createArtifact(
   if (outcome.ok) return ok({ value: presented, replayed: false })
   if (outcome.reason === 'idempotency_taken') return replayAfterRace<Artifact>(deps, plan)
   if (outcome.reason === 'refused') return fail('forbidden', 'Your access to this namespace changed; nothing was written.')
-  if (outcome.reason === 'slug_taken') {
-    return fail('slug_taken', `An artifact \`${body.slug}\` already exists in \`${body.ownerUsername}/${body.projectSlug}\`.`)
-  }
+  if (outcome.reason === 'slug_taken') return slugTaken(deps, body, project.id)
   return fail('not_found', 'The project is gone.')
 }

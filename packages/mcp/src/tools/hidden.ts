@@ -24,6 +24,6 @@ export const hiddenOperations: Readonly<Partial<Record<OperationId, string>>> = 
   revokeInvitation: `membership is managed by people (web, CLI); ${notInSpec}`,
   acceptInvitation: `the invitee's own consent, given signed in (web, CLI); ${notInSpec}`,
   listWorkspaceAuditEvents: `list_audit_events covers an artifact's and the account's trail; ${notInSpec}`,
-  checkArtifactSlug: `create_artifact answers slug_taken, and resolve_path tells whether a path exists; ${notInSpec}`,
-  previewArtifactUrl: `create_artifact returns the URL; ${notInSpec}`,
+  checkArtifactSlug: `create_artifact answers slug_taken with free slugs (its \`dryRun\` too), and resolve_path tells whether a path exists; ${notInSpec}`,
+  previewArtifactUrl: `create_artifact returns the URL (with \`dryRun\`, before anything is written); ${notInSpec}`,
 }

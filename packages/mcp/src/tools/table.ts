@@ -98,7 +98,7 @@ export const tools = [
     name: 'create_artifact',
     title: 'Create an artifact',
     description:
-      'Publishes a new document (markdown by default: `type` `md`) in a project, as its version 1, and returns the artifact with its `id` and web `url`. Private unless `access.publicView` is true. Pass an `idempotencyKey` to make a retry safe.',
+      'Publishes a new document (markdown by default: `type` `md`) in a project, as its version 1, and returns the artifact with its `id` and web `url`. Private unless `access.publicView` is true. Pass an `idempotencyKey` to make a retry safe. A slug already used in the project is refused (`slug_taken`) with up to 3 free slugs (`suggestions`). With `dryRun: true` every check runs (the slug being free included) and nothing is written: the answer names what would be created (`wouldCreate`: its `url`, SHA-256, size and access).',
     operation: 'createArtifact',
     fields: {
       ownerUsername: 'body.ownerUsername',
@@ -111,7 +111,7 @@ export const tools = [
       changelog: 'body.changelog',
       access: 'body.access',
     },
-    extensions: retrySafe,
+    extensions: { ...retrySafe, ...previewable },
   }),
   defineTool({
     name: 'update_artifact',

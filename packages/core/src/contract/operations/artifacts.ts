@@ -1,10 +1,12 @@
 import { defineOperation } from '../operation.ts'
 import {
   Artifact,
+  ArtifactDryRun,
   ArtifactParams,
   ArtifactPathParams,
   ArtifactSlugAvailability,
   CreateArtifactBody,
+  CreateArtifactQuery,
   DeletedArtifact,
   SlugPreview,
 } from '../schemas/artifact.ts'
@@ -18,12 +20,16 @@ export const artifactOperations = {
     method: 'POST',
     path: '/api/artifacts',
     summary: 'Create an artifact and its first version',
+    description:
+      "The slug must be free in the project: a taken one is refused with 409 `slug_taken`, whose problem carries `suggestions` (up to 3 free slugs, the title considered). Setting access other than the default (private, no viewers) needs what changing access needs. With `dryRun=true` every check runs, the slug being free included, and nothing is written: the 200 answer names the artifact and first version the create would make (`wouldCreate`: its URL, SHA-256, size and access settings); the refusals are the create's own.",
     tags: ['artifacts'],
     action: 'artifact.create',
     anonymous: false,
+    query: CreateArtifactQuery,
     body: CreateArtifactBody,
     idempotencyKey: true,
     success: { status: 201, schema: Artifact },
+    dryRun: { schema: ArtifactDryRun },
     location: { operation: 'getArtifact', params: { artifactId: 'id' } },
     errors: [
       'not_found',
@@ -91,6 +97,7 @@ export const artifactOperations = {
     method: 'GET',
     path: '/api/artifacts/slug-availability/:owner/:projectSlug/:slug',
     summary: 'Tell whether an artifact slug is free in a project',
+    description: 'When the slug is taken, `suggestions` offers up to 3 free slugs of the project, best first.',
     tags: ['artifacts'],
     action: 'project.read',
     anonymous: false,
@@ -103,6 +110,7 @@ export const artifactOperations = {
     method: 'GET',
     path: '/api/slug-preview/:owner/:projectSlug/:slug',
     summary: 'Preview the URL an artifact would get, and whether it is free',
+    description: 'When the slug is taken, `suggestions` offers up to 3 free slugs of the project, best first.',
     tags: ['artifacts'],
     action: 'project.read',
     anonymous: false,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
-import { ViewerEmails } from './access.ts'
-import { ActorRef, ArtifactId, AvailabilityReason, PathSegment, Slug, Text, Timestamp } from './common.ts'
+import { AccessSwitches, ViewerEmails } from './access.ts'
+import { ActorRef, ArtifactId, AvailabilityReason, PathSegment, Sha256, Slug, SlugSuggestions, Text, Timestamp } from './common.ts'
 
 /** Allowed artifact types. Only `md` is rendered; the rest are stored and served as text. */
 export const artifactTypes = ['md', 'txt', 'html', 'json', 'yaml', 'csv', 'mermaid', 'svg'] as const
@@ -26,6 +26,20 @@ export const Visibility = Type.Object(
   { additionalProperties: false },
 )
 export type Visibility = Static<typeof Visibility>
+
+/** The query of `createArtifact`: `dryRun=true` checks everything the create checks and writes nothing. */
+export const CreateArtifactQuery = Type.Object(
+  {
+    dryRun: Type.Optional(
+      Type.Boolean({
+        description:
+          "Check everything the create checks (credential, access, scopes, the access settings, the project, limits, the body, and that the slug is free) and answer with what it would create, writing nothing (no artifact, no version, no audit event, no Idempotency-Key stored). Errors are the create's own: a taken slug is the same 409 `slug_taken`, with `suggestions`.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type CreateArtifactQuery = Static<typeof CreateArtifactQuery>
 
 export const CreateArtifactBody = Type.Object(
   {
@@ -70,6 +84,32 @@ export const Artifact = Type.Object({
 })
 export type Artifact = Static<typeof Artifact>
 
+/** What `POST /api/artifacts?dryRun=true` answers: the artifact and first version the create would make. */
+export const ArtifactDryRun = Type.Object({
+  dryRun: Type.Literal(true, { description: 'Nothing was written.' }),
+  wouldCreate: Type.Object(
+    {
+      ownerUsername: Type.String({ description: 'The owner namespace the artifact would live under.' }),
+      projectSlug: Type.String({ description: 'The project it would live in.' }),
+      slug: Type.String({ description: 'Its slug within the project (free when asked).' }),
+      url: Type.String({ description: 'Where it would be shown on the web app.' }),
+      type: ArtifactTypeSchema,
+      title: Type.String({ description: 'The display title it would have.' }),
+      description: Type.String({ description: 'The description it would have; empty when none was given.' }),
+      versionNumber: Type.Literal(1, { description: 'The number of the first version: always 1.' }),
+      sha256: { ...Sha256, description: "SHA-256 of the first version's content (UTF-8), hex." },
+      size: Type.Integer({ minimum: 0, description: "Size of the first version's content in bytes (UTF-8)." }),
+      changelog: Type.String({ description: 'The note the first version would carry.' }),
+      access: {
+        ...AccessSwitches,
+        description: 'The access settings it would have, the viewer allowlist as it would be stored (lowercase, no duplicates).',
+      },
+    },
+    { description: 'The artifact and first version the create would make.' },
+  ),
+})
+export type ArtifactDryRun = Static<typeof ArtifactDryRun>
+
 /** The path parameter naming an artifact by id. */
 export const ArtifactIdParam = { ...PathSegment, description: 'Artifact identifier (`art_…`).' }
 
@@ -98,6 +138,7 @@ const availability = {
   slug: Type.String({ description: 'The artifact slug asked about.' }),
   available: Type.Boolean({ description: 'True when the slug is valid and no artifact of the project has it.' }),
   reason: Type.Optional(AvailabilityReason),
+  suggestions: Type.Optional(SlugSuggestions),
 }
 
 export const ArtifactSlugAvailability = Type.Object(availability)

@@ -32,6 +32,9 @@ export function Id(prefix: string, description: string) {
   return Type.String({ pattern: `^${prefix}_[0-9a-z]{26}$`, description, examples: [`${prefix}_01jc0000000000000000000000`] })
 }
 
+/** A version's fingerprint: what a pinned read's ETag is, and what a dry run says a write would store. */
+export const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the UTF-8 content, hex.' })
+
 export const ArtifactId = Id('art', 'Artifact identifier.')
 export const ProjectId = Id('prj', 'Project identifier.')
 export const WorkspaceId = Id('ws', 'Workspace identifier.')

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { ArtifactIdParam, ArtifactTypeSchema, Changelog, Content } from './artifact.ts'
-import { ActorRef, ArtifactId, Cursor, Limit, Page, Timestamp } from './common.ts'
+import { ActorRef, ArtifactId, Cursor, Limit, Page, Sha256, Timestamp } from './common.ts'
 
 /** The highest version number: the database column is a 32-bit integer. */
 export const MAX_VERSION_NUMBER = 2147483647
@@ -12,8 +12,6 @@ export const VersionNumber = Type.Integer({ minimum: 1, maximum: MAX_VERSION_NUM
  * appends the version after it.
  */
 const ExpectedLatestVersion = Type.Integer({ minimum: 1, maximum: MAX_VERSION_NUMBER - 1 })
-
-export const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the UTF-8 content, hex.' })
 
 export const AppendVersionBody = Type.Object(
   {

@@ -94,6 +94,16 @@ function sharedNotice(artifact: Artifact, via: SharedVia): SafeHtml {
 </div>`
 }
 
+/**
+ * A rendered version in the frame that styles it for its type: the artifact page's document, and
+ * the same in a preview (preview.ts), so a preview looks as the saved version will.
+ */
+export function documentBody(type: Artifact['type'], body: SafeHtml): SafeHtml {
+  return html`<div class="document document-${type}">
+${body}
+  </div>`
+}
+
 /** An artifact's page: its names, which version this is, the rendered document. */
 export function artifactPage(view: ArtifactView): string {
   const { artifact } = view
@@ -135,9 +145,7 @@ export function artifactPage(view: ArtifactView): string {
       ? html`<p class="notice" role="note">You are reading version ${view.versionNumber}, not the latest. <a href="${latest}">Read the latest (version ${artifact.latestVersion})</a>.</p>`
       : null
   }
-  <div class="document document-${artifact.type}">
-${view.body}
-  </div>
+  ${documentBody(artifact.type, view.body)}
 </article>`,
   )
 }

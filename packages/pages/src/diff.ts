@@ -102,8 +102,12 @@ ${hunk.lines.map(lineRow)}
 </tbody>`
 }
 
-/** The inline diff table, inside a box that scrolls sideways on its own so the page never does. */
-export function diffTable(view: Pick<DiffView, 'diff' | 'parsed'>): SafeHtml {
+/**
+ * The inline diff table, inside a box that scrolls sideways on its own so the page never does.
+ * It needs only the two version numbers besides the parsed lines, so a preview's diff from the
+ * latest to an unsaved version is shown by it too.
+ */
+export function diffTable(view: { readonly diff: Pick<VersionDiff, 'fromVersion' | 'toVersion'>; readonly parsed: ParsedDiff }): SafeHtml {
   const { diff } = view
   return html`<div class="diff-scroll" role="region" aria-label="Changes" tabindex="0">
 <table class="diff-table">
@@ -115,7 +119,7 @@ ${view.parsed.hunks.map(hunkRows)}
 }
 
 /** The counts of added and removed lines, in words as well as signs. */
-export function diffStat(diff: VersionDiff): SafeHtml {
+export function diffStat(diff: Pick<VersionDiff, 'additions' | 'deletions'>): SafeHtml {
   const lines = (n: number) => (n === 1 ? 'line' : 'lines')
   return html`<span class="stat add">+${diff.additions} <span class="word">${lines(diff.additions)} added</span></span>
       <span class="stat del">−${diff.deletions} <span class="word">${lines(diff.deletions)} removed</span></span>`

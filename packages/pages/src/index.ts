@@ -38,6 +38,7 @@ export {
   type SettingsView,
   settingsPage,
 } from './owner/settings.ts'
+export { PREVIEW_ID, type PreviewDiff, type PreviewView, previewSection } from './preview.ts'
 export { stylesheet } from './stylesheet.ts'
 export {
   artifactParams,

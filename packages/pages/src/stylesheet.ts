@@ -4,6 +4,7 @@ import { browseStyles } from './styles/browse.ts'
 import { claimStyles } from './styles/claim.ts'
 import { formStyles } from './styles/forms.ts'
 import { historyStyles } from './styles/history.ts'
+import { previewStyles } from './styles/preview.ts'
 
 /** The one stylesheet of every page: system fonts, no external assets, light and dark. */
 export const stylesheet = `
@@ -133,6 +134,7 @@ ${browseStyles}
 ${formStyles}
 ${accountStyles}
 ${claimStyles}
+${previewStyles}
 `
 
 /** Its file name, which changes with its content, so browsers may keep it forever (served as `webRoutes.stylesheet`). */

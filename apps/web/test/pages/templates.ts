@@ -60,6 +60,22 @@ async function postWithoutToken(page: Page, url: string, site: TestWeb): Promise
   return answered
 }
 
+/**
+ * Opens the new-version form, edits the checklist (one line changed, one added) and presses
+ * Preview: the form again with the text rendered and the diff, at the preview. Nothing is saved.
+ */
+async function afterPreview(page: Page, url: string): Promise<Response | null> {
+  await page.goto(url)
+  const text = await page.inputValue('#content')
+  const edited = text
+    .replace('release before 15:00', 'release before 14:00')
+    .replace('- [ ] Someone from on-call', '- [ ] The status page has a draft announcement\n- [ ] Someone from on-call')
+  if (edited === text) throw new Error('artifact-edit-preview: the demo document no longer has the lines this template edits')
+  await page.fill('#content', edited)
+  const [response] = await Promise.all([page.waitForNavigation(), page.click('button[value="preview"]')])
+  return response
+}
+
 const templates: readonly PageTemplate[] = [
   { name: 'home-signed-out', as: 'anonymous', path: () => '/', status: 200 },
   { name: 'home-signed-in', as: 'owner', path: () => '/', status: 200 },
@@ -76,6 +92,7 @@ const templates: readonly PageTemplate[] = [
   { name: 'history', as: 'owner', path: (d) => `${d.document}/history`, status: 200 },
   { name: 'diff', as: 'owner', path: (d) => `${d.document}/diff`, status: 200 },
   { name: 'artifact-edit', as: 'owner', path: (d) => `${d.document}/edit`, status: 200 },
+  { name: 'artifact-edit-preview', as: 'owner', path: (d) => `${d.document}/edit`, status: 200, open: afterPreview },
   { name: 'artifact-settings', as: 'owner', path: (d) => `${d.privateDocument}/settings`, status: 200 },
   { name: 'artifact-delete', as: 'owner', path: (d) => `${d.document}/delete`, status: 200 },
   { name: 'artifact-audit', as: 'owner', path: (d) => `${d.document}/audit`, status: 200 },

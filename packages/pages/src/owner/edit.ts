@@ -2,6 +2,7 @@ import type { Artifact, VersionDiff } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
 import { diffStat, diffTable, parseUnifiedDiff } from '../diff.ts'
 import { layout, type Visitor } from '../layout.ts'
+import { PREVIEW_ID, type PreviewDiff, previewSection } from '../preview.ts'
 import { artifactParams, ownerPaths, webRoutes } from '../web-routes.ts'
 import { csrfInput, errorSummary, type FieldErrors, fieldError, invalidAttributes, ownerHead } from './parts.ts'
 
@@ -26,6 +27,8 @@ export interface EditView {
   readonly problem: string | null
   /** Set when someone saved versions after the person started: what they missed. */
   readonly conflict: { readonly startedFrom: number; readonly diff: VersionDiff } | null
+  /** Set after Preview: the text rendered, and what it changes from the version it is based on. Nothing was saved. */
+  readonly preview?: { readonly rendered: SafeHtml; readonly diff: PreviewDiff | null } | null
 }
 
 const labels = { content: 'Content', changelog: 'Changelog' }
@@ -55,17 +58,39 @@ function conflictSection(artifact: Artifact, conflict: NonNullable<EditView['con
 </section>`
 }
 
+/**
+ * Save, Preview, Cancel. Save comes first, so it is the form's default button and Enter in the
+ * changelog saves, as it did before there was a preview: saving loses nothing (every version stays
+ * in the history, and a version saved meanwhile is a conflict, not an overwrite), the person who
+ * typed the changelog (the last field) is done, and Enter doing what the first, primary button
+ * says is what they expect. Preview is a plain second submit (no script), to `…/edit#preview`
+ * so the answer opens at the preview.
+ */
+function formActions(paths: ReturnType<typeof ownerPaths>, next: number): SafeHtml {
+  return html`<div class="actions">
+      <button type="submit">Save version ${next}</button>
+      <button type="submit" class="secondary" name="intent" value="preview" formaction="${paths.edit}#${PREVIEW_ID}">Preview</button>
+      <a class="button secondary" href="${paths.artifact}">Cancel</a>
+    </div>`
+}
+
 /** The page to write a new version on: the latest content to edit, a changelog, and the version it is based on. */
 export function editPage(view: EditView): string {
   const { artifact, errors } = view
   const paths = ownerPaths(artifact)
   const next = view.expectedLatestVersion + 1
+  const preview = view.preview ?? null
   return layout(
-    { title: `Edit ${artifact.title}`, visitor: view.visitor, head: html`<meta name="robots" content="noindex">` },
+    {
+      title: preview ? `Preview of version ${next} of ${artifact.title}` : `Edit ${artifact.title}`,
+      visitor: view.visitor,
+      head: html`<meta name="robots" content="noindex">`,
+    },
     html`<div class="owner-page edit-page">
   ${ownerHead(artifact, `Edit ${artifact.title}`, html`Saving adds version ${next}; every earlier version stays in the <a href="${paths.history}">history</a>.`)}
   ${view.conflict ? conflictSection(artifact, view.conflict) : null}
   ${errorSummary(errors, view.problem, labels)}
+  ${preview ? previewSection({ title: `Version ${next} of ${artifact.title}`, type: artifact.type, ...preview }) : null}
   <form class="owner-form" method="post" action="${paths.edit}">
     ${csrfInput(view.csrfToken)}
     <input type="hidden" name="expectedLatestVersion" value="${view.expectedLatestVersion}">
@@ -83,10 +108,7 @@ ${view.content}</textarea>
       ${fieldError(errors, 'changelog')}
       <input id="changelog" name="changelog" type="text" maxlength="2000" value="${view.changelog}"${invalidAttributes(errors, 'changelog', 'changelog-hint')}>
     </div>
-    <div class="actions">
-      <button type="submit">Save version ${next}</button>
-      <a class="button secondary" href="${paths.artifact}">Cancel</a>
-    </div>
+    ${formActions(paths, next)}
   </form>
 </div>`,
   )

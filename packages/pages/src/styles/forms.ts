@@ -7,7 +7,8 @@ export const formStyles = `
 .owner-page { --ok: #2b8a3e; --warn: #e67700; }
 @media (prefers-color-scheme: dark) { .owner-page { --ok: #69db7c; --warn: #ffc078; } }
 .owner-page .artifact-head h1 { font-size: 28px; }
-.owner-page h2 { font-size: 20px; margin: 0 0 12px; }
+/* Not a previewed document's own headings: they look as on the artifact page. */
+.owner-page h2:where(:not(.document h2)) { font-size: 20px; margin: 0 0 12px; }
 /* A link inside a sentence is told by more than its colour. */
 .owner-page .lede a, .conflict p a, .hint a { text-decoration: underline; text-underline-offset: 2px; }
 .owner-form { margin: 0; }

@@ -35,9 +35,9 @@ export const historyStyles = `
 .stat .word { font-weight: 400; }
 .stat.add { color: var(--diff-add-text); }
 .stat.del { color: var(--diff-del-text); }
-.diff-page, .history { --diff-add-bg: #e6ffec; --diff-add-ln: #ccffd8; --diff-add-text: #116329; --diff-del-bg: #ffebe9; --diff-del-ln: #ffd7d5; --diff-del-text: #a40e26; --diff-hunk-bg: #ddf4ff; }
+.diff-page, .history, .preview { --diff-add-bg: #e6ffec; --diff-add-ln: #ccffd8; --diff-add-text: #116329; --diff-del-bg: #ffebe9; --diff-del-ln: #ffd7d5; --diff-del-text: #a40e26; --diff-hunk-bg: #ddf4ff; }
 @media (prefers-color-scheme: dark) {
-  .diff-page, .history { --diff-add-bg: #12261e; --diff-add-ln: #1b4428; --diff-add-text: #7ee2a8; --diff-del-bg: #2d1517; --diff-del-ln: #542426; --diff-del-text: #ffa198; --diff-hunk-bg: #14233a; }
+  .diff-page, .history, .preview { --diff-add-bg: #12261e; --diff-add-ln: #1b4428; --diff-add-text: #7ee2a8; --diff-del-bg: #2d1517; --diff-del-ln: #542426; --diff-del-text: #ffa198; --diff-hunk-bg: #14233a; }
 }
 .diff-scroll { overflow-x: auto; max-width: 100%; background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow); margin: 0 0 24px; }
 .diff-table { border-collapse: collapse; width: 100%; font: 13px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; tab-size: 4; }

@@ -15,6 +15,19 @@ interface Rendered {
 }
 
 /**
+ * A document as its page shows it: rendered for its type, with the summary its page describes it
+ * by. Uncached: the pages below keep what they render by the hash of saved content; a preview of
+ * unsaved text calls this directly, so nothing it renders is kept.
+ */
+export function renderDocument(type: Artifact['type'], content: string): Rendered {
+  const output = renderArtifact({ type, content })
+  return { body: output.html, summary: output.description ?? '' }
+}
+
+/** The policy of a page that shows a document: it may show the https images the document links. */
+export const documentPolicy = contentSecurityPolicy({ remoteImages: true })
+
+/**
  * The document page of a version read, given what the page around it says, cached by `caching`
  * (null: the caller said already that nothing may keep it, a secret URL's page). A 304 when the
  * browser's copy is current.
@@ -33,13 +46,12 @@ export type DocumentPages = (
  */
 export function documentPages(maxBytes: number): DocumentPages {
   const cache = new LRUCache<string, Rendered>({ maxSize: maxBytes, sizeCalculation: (r) => Math.max(1, r.body.text.length * 2) })
-  const policy = contentSecurityPolicy({ remoteImages: true })
+  const policy = documentPolicy
   const rendered = (type: Artifact['type'], sha256: string, content: string): Rendered => {
     const key = `${type}:${sha256}`
     const hit = cache.get(key)
     if (hit) return hit
-    const output = renderArtifact({ type, content })
-    const entry = { body: output.html, summary: output.description ?? '' }
+    const entry = renderDocument(type, content)
     cache.set(key, entry)
     return entry
   }

@@ -1,5 +1,5 @@
 import type { Failure } from '@quire/core'
-import type { Artifact } from '@quire/core/contract'
+import type { Artifact, VersionDryRun } from '@quire/core/contract'
 import { httpStatusOf } from '@quire/http-edge'
 import { artifactParams, type EditView, editPage, type Newline, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
@@ -9,6 +9,7 @@ import { operate, readContent } from '../operate.ts'
 import { permitted } from './artifact-permissions.ts'
 import { refuseAction } from './artifact-refusals.ts'
 import type { PathRequest } from './artifact-request.ts'
+import { documentPolicy, renderDocument } from './document-pages.ts'
 import { fieldErrorsOf, formOf } from './form-fields.ts'
 import { sendFormPage } from './private-page.ts'
 import { versionNumber } from './version-query.ts'
@@ -75,16 +76,80 @@ async function conflictView(
   return { conflict: { startedFrom: started, diff: diff.value.value }, expectedLatestVersion: latest, problem: null }
 }
 
-/** `POST …/edit`: appends the version (`appendVersion`), or shows the form again with what went wrong. */
+/** What the new-version form sent: the text with the document's own newlines, the changelog, the base version, the button. */
+interface EditForm {
+  readonly content: string
+  readonly changelog: string
+  readonly newline: Newline
+  /** Null when the form did not say (or said something that is no version number). */
+  readonly expected: number | null
+  readonly preview: boolean
+}
+
+function editFormOf(request: PathRequest): EditForm {
+  const field = formOf(request)
+  const newline: Newline = field('newline') === 'crlf' ? 'crlf' : 'lf'
+  return {
+    content: restoreNewlines(field('content') ?? '', newline),
+    changelog: field('changelog') ?? '',
+    newline,
+    expected: versionNumber(field('expectedLatestVersion')),
+    preview: field('intent') === 'preview',
+  }
+}
+
+/**
+ * What a preview shows: the text rendered as its artifact page will render it (uncached: the
+ * documents cache keeps saved content by hash), and the dry run's diff from the latest version.
+ */
+function previewOf(artifact: Artifact, content: string, dry: VersionDryRun): NonNullable<EditView['preview']> {
+  const rendered = renderDocument(artifact.type, content).body
+  if (dry.diff === undefined) return { rendered, diff: { withheld: dry.diffWithheld?.detail ?? 'The changes are not shown.' } }
+  const diff = { diff: dry.diff, additions: dry.additions ?? 0, deletions: dry.deletions ?? 0 }
+  return { rendered, diff: { diff, from: dry.fromVersion, to: dry.wouldCreate.versionNumber } }
+}
+
+/**
+ * The form again, or a refusal page, for a write `appendVersion` refused: a conflict shows what
+ * was saved meanwhile, a limit or a field the message beside it. Save and Preview answer alike,
+ * since a preview is the same write run dry and refused for the same reasons.
+ */
+async function refusedEdit(
+  runtime: Runtime,
+  request: PathRequest,
+  reply: FastifyReply,
+  artifact: Artifact,
+  failure: Failure,
+  expected: number,
+  again: (status: number, parts: Partial<EditView>) => FastifyReply,
+): Promise<FastifyReply> {
+  const status = httpStatusOf(failure.code)
+  switch (failure.code) {
+    case 'version_conflict':
+      return again(status, await conflictView(runtime, request, artifact, failure, expected))
+    case 'payload_too_large':
+      return again(status, { errors: { content: failure.message } })
+    case 'validation_failed':
+    case 'precondition_required': {
+      const errors = fieldErrorsOf(failure)
+      return again(status, { errors, problem: Object.keys(errors).length > 0 ? null : failure.message })
+    }
+    default:
+      return refuseAction(request, reply, failure)
+  }
+}
+
+/**
+ * `POST …/edit`. Save appends the version (`appendVersion`) and goes to the artifact's page;
+ * Preview runs the same write with `dryRun` (every check, nothing written: no version, no audit
+ * event) and shows the form again with the text rendered and its diff from the latest. Either
+ * way, what the write refuses comes back as the form with what went wrong.
+ */
 export async function saveEdit(runtime: Runtime, request: PathRequest, reply: FastifyReply): Promise<FastifyReply> {
   const allowed = await permitted(runtime, request, reply, 'artifact.update')
   if (allowed === null) return reply
   const { artifact } = allowed.permissions
-  const field = formOf(request)
-  const newline: Newline = field('newline') === 'crlf' ? 'crlf' : 'lf'
-  const content = restoreNewlines(field('content') ?? '', newline)
-  const changelog = field('changelog') ?? ''
-  const expected = versionNumber(field('expectedLatestVersion'))
+  const { content, changelog, newline, expected, preview } = editFormOf(request)
   const again = (status: number, parts: Partial<EditView>) =>
     sendFormPage(
       reply,
@@ -108,25 +173,17 @@ export async function saveEdit(runtime: Runtime, request: PathRequest, reply: Fa
     })
   const result = await operate(runtime, request, 'appendVersion', {
     params: { artifactId: artifact.id },
-    query: {},
+    query: preview ? { dryRun: true } : {},
     body: { content, changelog, expectedLatestVersion: expected },
   })
-  if (result.ok) return reply.redirect(webRoutes.artifact.path(artifactParams(artifact), { notice: 'saved' }), 303)
-  const failure = result.error
-  const status = httpStatusOf(failure.code)
-  switch (failure.code) {
-    case 'version_conflict':
-      return again(status, await conflictView(runtime, request, artifact, failure, expected))
-    case 'payload_too_large':
-      return again(status, { errors: { content: failure.message } })
-    case 'validation_failed':
-    case 'precondition_required': {
-      const errors = fieldErrorsOf(failure)
-      return again(status, { errors, problem: Object.keys(errors).length > 0 ? null : failure.message })
-    }
-    default:
-      return refuseAction(request, reply, failure)
-  }
+  if (!result.ok) return refusedEdit(runtime, request, reply, artifact, result.error, expected, again)
+  if (!preview) return reply.redirect(webRoutes.artifact.path(artifactParams(artifact), { notice: 'saved' }), 303)
+  // The binding answers `dryRun` with its dry-run body; anything else would be a write.
+  if (result.value.dryRun !== true) throw new Error('appendVersion answered a dry run with a write')
+  const dry = result.value.value as unknown as VersionDryRun
+  // The previewed document may show the https images it links, as its artifact page does.
+  reply.header('content-security-policy', documentPolicy)
+  return again(200, { preview: previewOf(artifact, content, dry) })
 }
 
 /** `POST …/restore`: version N's content as a new head (`restoreVersion`), conditional on the latest the page showed. */

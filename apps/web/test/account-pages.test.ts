@@ -182,6 +182,11 @@ describe(`every account page renders (${testEngine})`, { timeout: browserTimeout
     expect(facts).toContain(owner.username)
     expect(facts).toContain(owner.userId)
     expect(facts).toContain('free')
+    expect(await tab.locator('dl.facts .badge').first().textContent()).toBe('verified')
+    // What the home used to show beside them: the API documentation, and the MCP server to connect.
+    const tools = tab.locator('.account-tools')
+    expect(await tools.locator(`a[href="${web.apiUrl}/docs"]`).textContent()).toBe('API documentation')
+    expect(await tools.locator('dd code').first().textContent()).toBe(`${web.url}/mcp`)
     // The header link leads here from any page with a signed-in header.
     await open(tab, '/')
     await Promise.all([tab.waitForURL(`${web.url}/settings`), tab.click('header.site a[href="/settings"]')])

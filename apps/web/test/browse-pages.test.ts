@@ -270,27 +270,64 @@ describe(`owner and project pages (${testEngine})`, { timeout: browserTimeout() 
 })
 
 describe(`the signed-in home (${testEngine})`, { timeout: browserTimeout() }, () => {
-  it('lists the workspaces, projects and recently changed artifacts', async () => {
-    await artifact('home-recent', { publicView: false, content: 'z\n', title: 'Freshly written' })
+  it('leads with new work, then lists recently changed artifacts, projects and workspaces', async () => {
+    const { id } = await artifact('home-recent', { publicView: false, content: 'z\n', title: 'Freshly written' })
+    await api('POST', `/api/artifacts/${id}/versions`, { content: 'zz\n', expectedLatestVersion: 1, changelog: 'second' })
     const tab = await ownerBrowser()
     try {
       const res = await tab.goto(`${web.url}/`)
       expect(res?.status()).toBe(200)
-      const recent = tab.locator('.dashboard-recent')
-      expect(await recent.textContent()).toContain('Freshly written')
-      expect(await recent.locator(`a[href="/${owner.username}/notes/home-recent"]`).count()).toBe(1)
-      expect(await tab.locator('main').textContent()).toContain('Your workspaces')
-      expect(await tab.locator(`a[href="/${owner.username}"]`).count()).toBeGreaterThan(0)
-      expect(await tab.locator(`a[href="/${owner.username}/other"]`).count()).toBe(1)
+      // New work first: the button and the link come before any list.
+      const head = tab.locator('main > .home-head')
+      expect(await head.locator('a.button[href="/new"]').textContent()).toBe('New artifact')
+      expect(await head.locator('a[href="/new/project"]').textContent()).toBe('New project')
+      const headings = await tab.locator('main h2').allTextContents()
+      expect(headings).toEqual(['Recently changed', 'Your projects', 'Your workspaces'])
+      // The row: title (the link), type, project (a link), version, access, the time of the last change.
+      const row = tab.locator('.home-recent li', { has: tab.locator(`a[href="/${owner.username}/notes/home-recent"]`) })
+      expect(await row.count()).toBe(1)
+      expect(await row.locator('.listing-title').textContent()).toBe('Freshly written')
+      expect(await row.locator('.type-tag').textContent()).toBe('md')
+      expect(await row.locator(`a.listing-project[href="/${owner.username}/notes"]`).textContent()).toBe(`${owner.username} / notes`)
+      const meta = await row.locator('.listing-meta').textContent()
+      expect(meta).toContain('v2')
+      expect(meta).toContain('Private')
+      const changed = row.locator('time')
+      expect(await changed.getAttribute('datetime')).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
+      expect(await changed.textContent()).toMatch(/^(just now|\d+ minutes? ago)$/)
+      // The profile's details live on /settings now.
+      expect(await tab.locator('main').textContent()).not.toContain(owner.userId)
+      const projects = tab.locator('section[aria-labelledby="projects-heading"]')
+      expect(await projects.locator(`a[href="/${owner.username}/other"]`).textContent()).toBe('Other things')
+      const workspaces = tab.locator('section[aria-labelledby="workspaces-heading"]')
+      expect(await workspaces.locator(`a[href="/${owner.username}"]`).count()).toBe(1)
     } finally {
       await tab.close()
     }
   })
 
-  it('stays the welcome page when signed out', async () => {
+  it('tells a person with nothing yet to start with a project, and how to connect their tools', async () => {
+    const fresh = await signedIn('browse.fresh@example.com')
+    try {
+      const tab = await fresh.newPage()
+      expect((await tab.goto(`${web.url}/`))?.status()).toBe(200)
+      const start = tab.locator('.home-start')
+      expect(await start.locator('h2').textContent()).toBe('Start with a project')
+      expect(await start.locator('a.button[href="/new/project"]').textContent()).toBe('New project')
+      expect(await tab.locator('.home-recent').count()).toBe(0)
+      expect(await tab.locator('main').textContent()).toContain(`claude mcp add --transport http quire ${web.url}/mcp`)
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  it('stays the welcome page when signed out: what Quire is, an example, and the ways in for this origin', async () => {
     const body = await (await page('/')).text()
     expect(body).toContain('Versioned documents for people and AI agents')
-    expect(body).not.toContain('Recently changed artifacts')
+    expect(body).not.toContain('Recently changed')
+    expect(body).toContain('<span class="badge example-badge">Example</span>')
+    expect(body).toContain(`claude mcp add --transport http quire ${web.url}/mcp`)
+    expect(body).toContain(`export AGENT_SERVICE_BASE_URL=${web.apiUrl}`)
   })
 })
 

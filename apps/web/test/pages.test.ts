@@ -20,6 +20,8 @@ describe('pages', () => {
     expect(res.headers['content-type']).toContain('text/html')
     expect(res.body).toContain('href="/login"')
     expect(res.body).toContain('any email address')
+    // The MCP host is pointed at this origin (WEB_URL), not at an address written in the page.
+    expect(res.body).toContain(`claude mcp add --transport http quire ${web.url}/mcp`)
     const csp = String(res.headers['content-security-policy'])
     expect(csp).toContain("default-src 'self'")
     expect(csp).toContain("frame-ancestors 'none'")

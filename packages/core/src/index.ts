@@ -76,6 +76,7 @@ export {
   systemActor,
   viaOf,
 } from './domain/audit.ts'
+export { artifactTypeOf, baseName, fileExtensions, firstHeading, isArtifactType, slugOfFileName, titleOfFile } from './domain/file-rules.ts'
 export { canonicalJson, sha256Base64Url, sha256Hex } from './domain/hash.ts'
 export { invalidCredential, unseen } from './domain/hidden.ts'
 export { createIdGenerator, systemClock } from './domain/ids.ts'
@@ -246,6 +247,13 @@ export { type AgentLayerConfig, type HandOffPlace, personPagePath, withHandOff }
 export { checkHealth } from './use-cases/health.ts'
 export { idempotencyWindowMs, secretShownOnce, type Written } from './use-cases/idempotency.ts'
 export { acceptInvitation, createInvitation, INVITATION_DAYS, listInvitations, revokeInvitation } from './use-cases/invitations.ts'
+export {
+  getNamespacePermissions,
+  NAMESPACE_PERMISSIONS_LIMIT,
+  type NamespacePermissionAction,
+  type NamespacePermissions,
+  namespacePermissionActions,
+} from './use-cases/namespace-permissions.ts'
 export {
   type AuthorizationRefusal,
   type AuthorizationRequest,

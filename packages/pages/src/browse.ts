@@ -3,7 +3,7 @@ import type { Artifact, Project, Workspace } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
 import { layout, type Visitor } from './layout.ts'
 import { type NoticeKey, noticeBanner } from './owner/notices.ts'
-import { artifactPath, ownerPath, projectPath, webRoutes } from './web-routes.ts'
+import { artifactPath, ownerPath, projectPath, projectRef, webRoutes } from './web-routes.ts'
 
 /** A page of a listing as the page shows it: its items and where the next page starts. */
 export interface Listing<T> {
@@ -106,6 +106,7 @@ export function ownerPage(view: {
     <p class="crumbs">${member ? (member.kind === 'personal' ? 'Personal workspace' : 'Team workspace') : 'Public artifacts'}</p>
     <h1>${title}</h1>
     <p class="meta"><span>/${owner.slug}</span>${member ? html`<span>Your role: <span class="badge">${member.role}</span></span>` : null}</p>
+    ${member ? html`<div class="actions"><a class="button" href="${webRoutes.newProject.path({}, { owner: owner.slug })}">New project</a></div>` : null}
   </header>
   ${
     view.projects
@@ -146,6 +147,11 @@ export function projectPage(view: {
         : html`<h1>${project.slug}</h1>
     <p class="lede">Public artifacts of this project.</p>`
     }
+    ${
+      owner.member
+        ? html`<div class="actions"><a class="button" href="${webRoutes.newArtifact.path({}, { project: projectRef({ ownerUsername: owner.slug, slug: project.slug }) })}">New artifact</a></div>`
+        : null
+    }
   </header>
   ${noticeBanner(view.notice)}
   <h2>Artifacts</h2>
@@ -153,31 +159,4 @@ export function projectPage(view: {
   ${pager((cursor) => webRoutes.project.path(params, { cursor }), view.cursor, view.artifacts.nextCursor)}
 </section>`,
   )
-}
-
-/** What the signed-in home lists: the first page of each of the viewer's own listings. */
-export interface DashboardView {
-  readonly workspaces: Listing<Workspace>
-  readonly projects: Listing<Project>
-  readonly artifacts: Listing<Artifact>
-}
-
-/** The signed-in home's overview: workspaces, projects and recently changed artifacts. */
-export function dashboard(view: DashboardView): SafeHtml {
-  return html`<div class="dashboard">
-  <section class="dashboard-recent" aria-labelledby="recent-heading">
-    <h2 id="recent-heading">Recently changed artifacts</h2>
-    ${artifactList(view.artifacts.items, { showProject: true, empty: 'No artifacts yet: create one through the API, the CLI or an agent.' })}
-  </section>
-  <div class="dashboard-side">
-    <section aria-labelledby="workspaces-heading">
-      <h2 id="workspaces-heading">Your workspaces</h2>
-      ${workspaceList(view.workspaces.items)}
-    </section>
-    <section aria-labelledby="projects-heading">
-      <h2 id="projects-heading">Your projects</h2>
-      ${projectList(view.projects.items, { showOwner: true, empty: 'No projects yet.' })}
-    </section>
-  </div>
-</div>`
 }

@@ -14,13 +14,14 @@ export { profilePage } from './account/profile.ts'
 export { managesWorkspace, workspacePage, workspacesPage } from './account/workspaces.ts'
 export { type ClaimPage, claimPage, claimPageStatus } from './agent-claim.ts'
 export { type ArtifactView, artifactPage } from './artifact.ts'
-export { type DashboardView, ownerPage, projectPage } from './browse.ts'
+export { ownerPage, projectPage } from './browse.ts'
 export { artifactCrumbs } from './crumbs.ts'
 export { devSignInPage } from './dev-sign-in.ts'
 export { diffPage, parseUnifiedDiff } from './diff.ts'
 export { errorPage } from './error-page.ts'
 export { historyPage } from './history.ts'
-export { signedInHome, signedOutHome } from './home.ts'
+export { type HomeOverview, type SignedInHomeView, signedInHome } from './home/signed-in.ts'
+export { signedOutHome } from './home/signed-out.ts'
 export { layout, type Visitor } from './layout.ts'
 export { consentPage, type OAuthPage, refusalPage } from './oauth.ts'
 export { ownerActionsKey, ownerActionsOf } from './owner/actions.ts'
@@ -30,6 +31,7 @@ export { type NoticeKey, noticeOf } from './owner/notices.ts'
 export { csrfField, type FieldErrors } from './owner/parts.ts'
 export {
   type AccessForm,
+  accessFields,
   accessFormOf,
   createdLinkPage,
   type LinkForm,
@@ -39,6 +41,9 @@ export {
   settingsPage,
 } from './owner/settings.ts'
 export { PREVIEW_ID, type PreviewDiff, type PreviewView, previewSection } from './preview.ts'
+export { type NewArtifactValues, type NewArtifactView, newArtifactPage, type ProjectChoice, typeNames } from './publish/new-artifact.ts'
+export { type NewProjectValues, type NewProjectView, newProjectPage } from './publish/new-project.ts'
+export type { SlugCheck } from './publish/slug-field.ts'
 export { stylesheet } from './stylesheet.ts'
 export {
   artifactParams,
@@ -47,7 +52,9 @@ export {
   ownerPath,
   ownerPaths,
   type ParamsOf,
+  parseProjectRef,
   projectPath,
+  projectRef,
   signInPath,
   stylesheetPath,
   type WebMethod,

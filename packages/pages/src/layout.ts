@@ -29,7 +29,7 @@ export function layout(options: PageOptions, content: SafeHtml): string {
   const nav = bare
     ? null
     : visitor
-      ? html`<span>Signed in as <a class="account-link" href="${webRoutes.profile.path()}"><strong>${visitor.email}</strong></a></span>${visitor.csrfToken ? signOutForm(visitor.csrfToken) : null}`
+      ? html`<a class="button compact" href="${webRoutes.newArtifact.path()}">New</a><span>Signed in as <a class="account-link" href="${webRoutes.profile.path()}"><strong>${visitor.email}</strong></a></span>${visitor.csrfToken ? signOutForm(visitor.csrfToken) : null}`
       : html`<a class="button secondary" href="${webRoutes.signIn.path()}">Sign in</a>`
   return html`<!doctype html>
 <html lang="en">

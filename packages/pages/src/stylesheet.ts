@@ -4,7 +4,9 @@ import { browseStyles } from './styles/browse.ts'
 import { claimStyles } from './styles/claim.ts'
 import { formStyles } from './styles/forms.ts'
 import { historyStyles } from './styles/history.ts'
+import { homeStyles } from './styles/home.ts'
 import { previewStyles } from './styles/preview.ts'
+import { publishStyles } from './styles/publish.ts'
 
 /** The one stylesheet of every page: system fonts, no external assets, light and dark. */
 export const stylesheet = `
@@ -132,9 +134,11 @@ code { background: var(--code); padding: 2px 6px; border-radius: 5px; font-size:
 ${historyStyles}
 ${browseStyles}
 ${formStyles}
+${publishStyles}
 ${accountStyles}
 ${claimStyles}
 ${previewStyles}
+${homeStyles}
 `
 
 /** Its file name, which changes with its content, so browsers may keep it forever (served as `webRoutes.stylesheet`). */

@@ -135,6 +135,10 @@ export const webRoutes = {
   sharedArtifact: route(shareLink, ['GET'], { query: ['version'], secret: true }),
   sharedRaw: route(`${shareLink}/raw`, ['GET'], { query: ['version'], secret: true }),
 
+  // Publishing from the browser: a new artifact (into a project given as OWNER/PROJECT) and a new project.
+  newArtifact: route(`/${top.new}`, ['GET', 'POST'], { query: ['project'] }),
+  newProject: route(`/${top.new}/project`, ['GET', 'POST'], { query: ['owner'] }),
+
   // Owners, projects and artifacts, under names people chose.
   owner: route('/:owner', ['GET'], { query: ['cursor'] }),
   project: route('/:owner/:project', ['GET'], { query: listing }),
@@ -208,4 +212,15 @@ export function workspaceSettingsPath(workspaceId: string): string {
 /** Where to sign in and come back to `returnTo` (a path on this origin). */
 export function signInPath(returnTo: string): string {
   return webRoutes.signIn.path({}, { return_to: returnTo })
+}
+
+/** A project named as `OWNER/PROJECT` (the new-artifact form's `project`, as the CLI and the API's paths name one). */
+export function projectRef(project: Pick<Project, 'ownerUsername' | 'slug'>): string {
+  return `${project.ownerUsername}/${project.slug}`
+}
+
+/** The project an `OWNER/PROJECT` reference names, or null when it names none. */
+export function parseProjectRef(ref: string): { owner: string; projectSlug: string } | null {
+  const [owner, projectSlug, ...rest] = ref.split('/')
+  return owner && projectSlug && rest.length === 0 ? { owner, projectSlug } : null
 }

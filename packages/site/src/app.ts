@@ -29,6 +29,7 @@ import { registerHistoryRoutes } from './routes/history.ts'
 import { registerHomeRoutes } from './routes/home.ts'
 import { registerMcpRoutes } from './routes/mcp.ts'
 import { registerOwnerFormRoutes } from './routes/owner-forms.ts'
+import { registerPublishRoutes } from './routes/publish/index.ts'
 
 export interface WebAppOptions {
   /** The public origin of the web app (WEB_URL, no trailing slash). */
@@ -117,8 +118,9 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   const documents = documentPages(64 * 1024 * 1024)
   registerArtifactRoutes(app, { runtime, webUrl: options.webUrl, documents })
   registerHistoryRoutes(app, { runtime })
-  registerAccountRoutes(app, { runtime })
+  registerAccountRoutes(app, { runtime, apiUrl: options.apiUrl ?? null })
   registerOwnerFormRoutes(app, { runtime })
+  await registerPublishRoutes(app, { runtime })
   const refusedSecrets = apiLimits === false || counters === null ? null : counters.authFailures
   registerBrowseRoutes(app, { runtime, webUrl: options.webUrl, documents, refusedSecrets })
   await registerMcpRoutes(app, {

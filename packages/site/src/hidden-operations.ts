@@ -1,18 +1,12 @@
 import type { OperationId } from '@quire/core'
 
-const noCreatePage = 'no web page creates artifacts or projects yet (`/new` is reserved for it): the CLI, MCP and REST do'
-
 /**
  * The operations no web page or form runs, each with the reason. Every other operation is run by a
  * page or a form of this package; check-surfaces (apps/api/test) fails when an operation is
  * neither run here nor listed, or listed and run.
  */
 export const hiddenOperations: Readonly<Partial<Record<OperationId, string>>> = {
-  createArtifact: noCreatePage,
-  checkArtifactSlug: noCreatePage,
-  previewArtifactUrl: noCreatePage,
-  createProject: noCreatePage,
-  checkProjectSlug: noCreatePage,
+  checkArtifactSlug: 'the new-artifact form checks a slug with `previewArtifactUrl`, which answers the same and the address besides',
   getArtifactChanges: "an agent's catch-up since a version it saw; people read the same on the history and diff pages",
   resolveProjectPath: 'a project page is found by its path, with its artifacts, in one read (`browseNamespace`)',
   listWorkspaceArtifacts: "the owner and project pages list a namespace's artifacts by path (`browseNamespace`)",

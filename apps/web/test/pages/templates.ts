@@ -30,6 +30,28 @@ export interface PageTemplate {
   readonly spendsSignIns?: boolean
 }
 
+/** The new-project form after checking a slug its owner already uses: the alternatives offered. */
+async function checkTakenProjectSlug(page: Page, url: string): Promise<Response | null> {
+  await page.goto(url)
+  await page.fill('#title', 'Handbook for agents')
+  await page.fill('#slug', 'handbook')
+  const [response] = await Promise.all([page.waitForNavigation(), page.click('button[name="intent"][value="check"]')])
+  return response
+}
+
+/** The new-artifact form with a pasted document, after Preview: the dry run rendered above the form. */
+async function previewNewArtifact(page: Page, url: string): Promise<Response | null> {
+  await page.goto(url)
+  await page.fill('#title', 'Release checklist')
+  await page.fill(
+    '#content',
+    '# Release checklist\n\nBefore tagging **2.0**:\n\n1. Run the migrations on a copy.\n2. Read the diff of the changelog.\n3. Tell the team in #releases.\n',
+  )
+  await page.fill('#changelog', 'First draft')
+  const [response] = await Promise.all([page.waitForNavigation(), page.click('button[name="intent"][value="preview"]')])
+  return response
+}
+
 /** A fixed PKCE challenge: the consent page only checks its form. */
 const challenge = createHash('sha256').update('quire-screenshots-verifier-0123456789abcdef').digest('base64url')
 
@@ -102,6 +124,10 @@ const templates: readonly PageTemplate[] = [
   { name: 'project', as: 'owner', path: (d) => d.project, status: 200 },
   { name: 'owner-public', as: 'anonymous', path: (d) => `/${d.owner.username}`, status: 200 },
   { name: 'project-public', as: 'anonymous', path: (d) => d.project, status: 200 },
+  { name: 'new-project', as: 'owner', path: () => '/new/project', status: 200 },
+  { name: 'new-project-slug-taken', as: 'owner', path: () => '/new/project', status: 200, open: checkTakenProjectSlug },
+  { name: 'new-artifact', as: 'owner', path: (d) => `/new?project=${d.project.slice(1)}`, status: 200 },
+  { name: 'new-artifact-preview', as: 'owner', path: (d) => `/new?project=${d.project.slice(1)}`, status: 200, open: previewNewArtifact },
   { name: 'account-profile', as: 'owner', path: () => '/settings', status: 200 },
   { name: 'account-keys', as: 'owner', path: () => '/settings/keys', status: 200 },
   { name: 'account-agents', as: 'owner', path: () => '/settings/agents', status: 200 },

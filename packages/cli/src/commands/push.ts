@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { basename } from 'node:path'
 import { isQuireApiError, type QuireClient } from '@quire/client'
+import { artifactTypeOf, slugOfFileName, titleOfFile } from '@quire/core'
 import { preview } from '../run/call-operation.ts'
 import { CliError } from '../run/cli-error.ts'
 import type { Args, CommandContext, CommandResult, Handler } from '../run/context.ts'
 import { readText } from '../run/input.ts'
-import { slugOf, titleOf, typeOf } from './push-rules.ts'
 
 interface PushPlan {
   readonly owner: string
@@ -22,12 +22,12 @@ async function planOf(context: CommandContext, args: Args): Promise<PushPlan> {
   const file = String(args.file)
   if (file === '-' && !args.slug)
     throw new CliError('usage', 'Pushing standard input needs --slug (there is no file name to take it from).')
-  const type = (args.type as string | undefined) ?? typeOf(file)
+  const type = (args.type as string | undefined) ?? artifactTypeOf(file)
   if (!type)
     throw new CliError('usage', `Cannot tell the type of ${file} from its extension.`, {
       hint: 'Pass --type (md, txt, html, json, yaml, csv, mermaid or svg).',
     })
-  const slug = (args.slug as string | undefined) ?? slugOf(file)
+  const slug = (args.slug as string | undefined) ?? slugOfFileName(file)
   if (!slug) throw new CliError('usage', `Cannot make a slug from the name ${file}.`, { hint: 'Pass --slug.' })
   const content = await readText('--file', file, context.io)
   return {
@@ -35,7 +35,7 @@ async function planOf(context: CommandContext, args: Args): Promise<PushPlan> {
     projectSlug: String(args.projectSlug),
     slug,
     type,
-    title: titleOf(file === '-' ? slug : file, type, content, args.title as string | undefined),
+    title: (args.title as string | undefined) ?? titleOfFile(file === '-' ? slug : file, type, content),
     content,
     changelog: (args.changelog as string | undefined) ?? `Pushed ${file === '-' ? 'from standard input' : basename(file)}`,
     publicView: args.public === true,

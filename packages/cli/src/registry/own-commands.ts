@@ -70,7 +70,7 @@ export const authStatus: CommandSpec = {
   says: authSummary,
 }
 
-/** Publishing a file (push rules: commands/push-rules.ts). */
+/** Publishing a file (the file rules are core's: domain/file-rules.ts, shared with the web's upload). */
 export const push: CommandSpec = {
   path: ['push'],
   summary: 'Publish a file: create the artifact, or append a version when it exists',

@@ -1,6 +1,7 @@
 import { fieldLimits, type Profile } from '@quire/core/contract'
 import { html } from '@quire/render'
 import { timeTag } from '../history.ts'
+import { mcpUrlOf } from '../home/ways-in.ts'
 import type { Visitor } from '../layout.ts'
 import { webRoutes } from '../web-routes.ts'
 import { type FormState, formError, hiddenFields, textField } from './forms.ts'
@@ -16,6 +17,9 @@ export interface ProfileView {
   readonly notice: NoticeKey | null
   /** The username form after a refusal (the typed name kept); null shows the current name. */
   readonly form: FormState | null
+  /** The web app's origin (its MCP server) and the REST API's address (null when the web app was not told it). */
+  readonly webUrl: string
+  readonly apiUrl: string | null
 }
 
 /** How long each plan keeps the audit trail (SPEC "Limits"). */
@@ -34,6 +38,14 @@ export function profilePage(view: ProfileView): string {
     <dt>Plan</dt><dd>${profile.plan} <span class="muted">(audit trail kept ${retentionDays[profile.plan]} days)</span></dd>
     <dt>Member since</dt><dd>${timeTag(profile.createdAt)}</dd>
     <dt>User id</dt><dd><code>${profile.id}</code></dd>
+  </dl>
+</section>
+<section class="card account-card account-tools" aria-labelledby="tools-heading">
+  <h2 id="tools-heading">Agents and scripts</h2>
+  <p class="muted">Connect an MCP host to this address (it signs in through the browser), or call the REST API with an <a href="${webRoutes.apiKeys.path()}">API key</a>.</p>
+  <dl class="facts">
+    <dt>MCP server</dt><dd><code>${mcpUrlOf(view.webUrl)}</code></dd>
+    ${view.apiUrl ? html`<dt>REST API</dt><dd><code>${view.apiUrl}</code> <a href="${view.apiUrl}/docs">API documentation</a></dd>` : null}
   </dl>
 </section>
 <section class="card account-card" aria-labelledby="username-heading">

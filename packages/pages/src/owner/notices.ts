@@ -5,6 +5,8 @@ import { html, type SafeHtml } from '@quire/render'
  * sentence: a page shows only these fixed words, so nothing typed into a URL reaches the page.
  */
 const sentences = {
+  published: 'Published: this is version 1. Share it from Settings, or add versions with Edit.',
+  'project-created': 'Project created. Publish its first artifact with New artifact.',
   saved: 'Saved: your new version is now the latest.',
   restored: 'Restored: the old version’s content is now the latest version.',
   deleted: 'The artifact was deleted. It is gone for everyone, share links included; its versions and audit trail are kept.',

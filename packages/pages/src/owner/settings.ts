@@ -62,6 +62,27 @@ const statusWords = { active: 'Active', revoked: 'Revoked', expired: 'Expired' }
 const checked = (on: boolean): SafeHtml | null => (on ? html` checked` : null)
 const disabled = (off: boolean): SafeHtml | null => (off ? html` disabled` : null)
 
+/**
+ * The access fields: the two switches and the allowlist, as stored or as typed (disabled when the
+ * person may only look). The settings page and the new-artifact form both post them.
+ */
+export function accessFields(access: AccessForm, errors: FieldErrors, readOnly: boolean): SafeHtml {
+  return html`<fieldset class="switches">
+    <legend class="sr-only">Access</legend>
+    <label class="check" for="publicView"><input id="publicView" name="publicView" type="checkbox" value="on"${checked(access.publicView)}${disabled(readOnly)} aria-describedby="publicView-hint"> Public: anyone with the address can read it</label>
+    <p class="hint" id="publicView-hint">Signed in or not. Off: only the workspace’s members and the viewers below.</p>
+    <label class="check" for="publicEdit"><input id="publicEdit" name="publicEdit" type="checkbox" value="on"${checked(access.publicEdit)}${disabled(readOnly)} aria-describedby="publicEdit-hint"> Public editing: anyone signed in who can read it can add versions</label>
+    <p class="hint" id="publicEdit-hint">Nobody signed out ever writes. Every version records who wrote it.</p>
+  </fieldset>
+  <div class="field">
+    <label for="viewerEmails">Viewers</label>
+    <p class="hint" id="viewerEmails-hint">Email addresses, one per line, of people who may read it while it is private. They sign in with that address.</p>
+    ${fieldError(errors, 'viewerEmails')}
+    <textarea id="viewerEmails" name="viewerEmails" rows="5" spellcheck="false" autocomplete="off"${disabled(readOnly)}${invalidAttributes(errors, 'viewerEmails', 'viewerEmails-hint')}>
+${access.viewerEmails}</textarea>
+  </div>`
+}
+
 /** Who may read and write the artifact: the two switches and the allowlist. */
 function accessSection(view: SettingsView): SafeHtml {
   const { access, accessErrors: errors } = view
@@ -72,20 +93,7 @@ function accessSection(view: SettingsView): SafeHtml {
   ${errorSummary(errors, view.accessProblem, accessLabels)}
   <form class="owner-form" method="post" action="${ownerPaths(view.artifact).access}">
     ${csrfInput(view.csrfToken)}
-    <fieldset class="switches">
-      <legend class="sr-only">Access</legend>
-      <label class="check" for="publicView"><input id="publicView" name="publicView" type="checkbox" value="on"${checked(access.publicView)}${disabled(readOnly)} aria-describedby="publicView-hint"> Public: anyone with the address can read it</label>
-      <p class="hint" id="publicView-hint">Signed in or not. Off: only the workspace’s members and the viewers below.</p>
-      <label class="check" for="publicEdit"><input id="publicEdit" name="publicEdit" type="checkbox" value="on"${checked(access.publicEdit)}${disabled(readOnly)} aria-describedby="publicEdit-hint"> Public editing: anyone signed in who can read it can add versions</label>
-      <p class="hint" id="publicEdit-hint">Nobody signed out ever writes. Every version records who wrote it.</p>
-    </fieldset>
-    <div class="field">
-      <label for="viewerEmails">Viewers</label>
-      <p class="hint" id="viewerEmails-hint">Email addresses, one per line, of people who may read it while it is private. They sign in with that address.</p>
-      ${fieldError(errors, 'viewerEmails')}
-      <textarea id="viewerEmails" name="viewerEmails" rows="5" spellcheck="false" autocomplete="off"${disabled(readOnly)}${invalidAttributes(errors, 'viewerEmails', 'viewerEmails-hint')}>
-${access.viewerEmails}</textarea>
-    </div>
+    ${accessFields(access, errors, readOnly)}
     ${readOnly ? null : html`<div class="actions"><button type="submit">Save access settings</button></div>`}
   </form>
 </section>`

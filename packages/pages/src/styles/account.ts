@@ -13,6 +13,8 @@ header.site button.compact { min-height: 34px; padding: 0 12px; font-size: 14px;
 .account a:focus-visible, .account select:focus-visible, .account input:focus-visible, .account .table-scroll:focus-visible {
   outline: 3px solid color-mix(in srgb, var(--accent) 45%, transparent); outline-offset: 2px;
 }
+/* A link among words or facts is underlined: its colour alone does not tell it from them. */
+.account-tools p a, .account-tools dd a { text-decoration: underline; text-underline-offset: 2px; }
 .account-nav ul { list-style: none; margin: 0; padding: 4px; display: flex; flex-wrap: wrap; gap: 4px; background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow); }
 .account-nav a { display: block; padding: 8px 14px; border-radius: 7px; color: var(--text); font-weight: 600; font-size: 15px; }
 .account-nav a:hover { background: var(--bg); text-decoration: none; }
@@ -85,6 +87,9 @@ header.site button.compact { min-height: 34px; padding: 0 12px; font-size: 14px;
   header.site nav:has(form) { margin-left: 0; width: 100%; justify-content: space-between; }
   header.site nav > span { overflow-wrap: anywhere; min-width: 0; }
   .account-card { padding: 18px 16px; }
+  /* An address reads whole under its name rather than broken beside it. */
+  .account-tools dl.facts { grid-template-columns: minmax(0, 1fr); gap: 2px; }
+  .account-tools dl.facts dd + dt { margin-top: 10px; }
   .account-nav a { white-space: nowrap; padding: 8px 10px; }
   .account h1 { font-size: 22px; }
   .account .listing > li { flex-wrap: wrap; }

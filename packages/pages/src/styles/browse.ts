@@ -21,14 +21,9 @@ export const browseStyles = `
 .type-tag { flex: none; min-width: 56px; text-align: center; padding: 3px 6px; margin-top: 1px; border-radius: 6px; background: var(--code); color: var(--muted); font: 600 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; text-transform: uppercase; }
 .empty { padding: 18px; background: var(--surface); border: 1px dashed var(--line); border-radius: var(--radius); }
 .pager { display: flex; gap: 12px; justify-content: flex-end; margin-top: 16px; }
-.dashboard { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 8px 24px; margin-top: 12px; align-items: start; }
-.dashboard .listing.compact > li { padding: 10px 16px; }
 .notice.shared p { margin: 0 0 6px; }
 .notice.shared p:last-child { margin-bottom: 0; }
 .notice.shared .editor-note { padding-top: 6px; border-top: 1px solid var(--line); margin-top: 8px; }
-@media (max-width: 760px) {
-  .dashboard { grid-template-columns: minmax(0, 1fr); }
-}
 @media (max-width: 640px) {
   .browse-head h1 { font-size: 24px; }
   .listing > li { padding: 12px 14px; gap: 10px; }

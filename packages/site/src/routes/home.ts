@@ -1,4 +1,4 @@
-import { type DashboardView, signedInHome, signedOutHome, stylesheet, webRoutes } from '@quire/pages'
+import { type HomeOverview, signedInHome, signedOutHome, stylesheet, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { sendProblem } from '@quire/web-http'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -11,7 +11,7 @@ const OVERVIEW_SIZE = 10
  * The signed-in person's workspaces, projects and recently changed artifacts, through the same
  * bindings as the API (first page of each); null if any is refused, so the page still shows.
  */
-async function overviewOf(runtime: Runtime, request: FastifyRequest): Promise<DashboardView | null> {
+async function overviewOf(runtime: Runtime, request: FastifyRequest): Promise<HomeOverview | null> {
   const first = { params: undefined, query: { limit: OVERVIEW_SIZE }, body: undefined }
   const [workspaces, projects, artifacts] = await Promise.all([
     operate(runtime, request, 'listWorkspaces', first),
@@ -26,15 +26,18 @@ async function overviewOf(runtime: Runtime, request: FastifyRequest): Promise<Da
 
 /** The front page, the stylesheet every page links, and the load balancer's probe. */
 export function registerHomeRoutes(app: FastifyInstance, options: { runtime: Runtime; apiUrl: string | null; devSignIn: boolean }): void {
+  // The MCP URL the homes show is this web app's own origin (WEB_URL, as the runtime was configured), never one written in a page.
+  const addresses = { webUrl: options.runtime.deps.config.webUrl, apiUrl: options.apiUrl }
   app.get(webRoutes.home.pattern, async (request, reply) => {
     const page = request.session
       ? signedInHome({
+          ...addresses,
           user: request.session.user,
           csrfToken: request.session.csrfToken,
-          apiUrl: options.apiUrl,
+          now: options.runtime.deps.clock.now(),
           overview: await overviewOf(options.runtime, request),
         })
-      : signedOutHome(options)
+      : signedOutHome({ ...addresses, devSignIn: options.devSignIn })
     // The page shows who is signed in and carries a CSRF token: never cached.
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page)
   })

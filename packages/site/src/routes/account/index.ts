@@ -13,8 +13,8 @@ import { registerWorkspaceRoutes } from './workspaces.ts'
  * form runs an operation of the contract through `operate()`: the same use-case, `decide()` and
  * audit write as the REST call.
  */
-export function registerAccountRoutes(app: FastifyInstance, options: { runtime: Runtime }): void {
-  registerProfileRoutes(app, options.runtime)
+export function registerAccountRoutes(app: FastifyInstance, options: { runtime: Runtime; apiUrl: string | null }): void {
+  registerProfileRoutes(app, options.runtime, options.apiUrl)
   registerKeyRoutes(app, options.runtime)
   registerAgentRoutes(app, options.runtime)
   registerWorkspaceRoutes(app, options.runtime)

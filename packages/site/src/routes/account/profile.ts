@@ -12,7 +12,14 @@ import { sendPage, signedIn } from './signed-in.ts'
 const usernameRule = { path: '/body/username', rule: 'Use 1–64 lowercase letters, digits and inner hyphens (no hyphen first or last).' }
 
 /** The profile page, with the username form as refused (or fresh). */
-async function showProfile(runtime: Runtime, request: FastifyRequest, reply: FastifyReply, form: FormState | null, status = 200) {
+async function showProfile(
+  runtime: Runtime,
+  apiUrl: string | null,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  form: FormState | null,
+  status = 200,
+) {
   const session = signedIn(request, reply, webRoutes.profile.path())
   if (!session) return reply
   const profile = await operate(runtime, request, 'getProfile', { params: undefined, query: undefined, body: undefined })
@@ -23,13 +30,15 @@ async function showProfile(runtime: Runtime, request: FastifyRequest, reply: Fas
     csrfToken: session.csrfToken,
     notice: form ? null : noticeKey(single(request.query, 'notice')),
     form,
+    webUrl: runtime.deps.config.webUrl,
+    apiUrl,
   })
   return sendPage(reply, page, status)
 }
 
-/** `/settings` (the profile) and `POST /settings/profile` (change the username). */
-export function registerProfileRoutes(app: FastifyInstance, runtime: Runtime): void {
-  app.get(webRoutes.profile.pattern, (request, reply) => showProfile(runtime, request, reply, null))
+/** `/settings` (the profile) and `POST /settings/profile` (change the username); `apiUrl` for the API documentation link. */
+export function registerProfileRoutes(app: FastifyInstance, runtime: Runtime, apiUrl: string | null): void {
+  app.get(webRoutes.profile.pattern, (request, reply) => showProfile(runtime, apiUrl, request, reply, null))
 
   app.post(webRoutes.username.pattern, async (request, reply) => {
     if (!signedIn(request, reply, webRoutes.profile.path())) return reply
@@ -38,6 +47,6 @@ export function registerProfileRoutes(app: FastifyInstance, runtime: Runtime): v
     if (renamed.ok) return redirectWithNotice(reply, webRoutes.profile.path({}, { notice: 'username-changed' }))
     if (!isFormRefusal(renamed.error)) return refuse(request, reply, renamed.error)
     const form = refusedForm(renamed.error, { username }, { username: usernameRule }, { slug_taken: 'username' })
-    return showProfile(runtime, request, reply, form, httpStatusOf(renamed.error.code))
+    return showProfile(runtime, apiUrl, request, reply, form, httpStatusOf(renamed.error.code))
   })
 }

@@ -11,7 +11,7 @@ import { sendPage, signedIn } from '../account/signed-in.ts'
 import { lengthRule, publishingPlaces, refusedSlug, slugRule } from './places.ts'
 
 /** The icon a new project starts with. */
-const DEFAULT_ICON = '📁'
+const DEFAULT_ICON = '✎'
 
 const rules = {
   owner: { path: '/body/ownerUsername', rule: 'Choose where the project lives.' },

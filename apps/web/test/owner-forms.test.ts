@@ -7,19 +7,17 @@
  * is refused as the API refuses them; a post without the session's CSRF token, or from another
  * site's page, changes nothing. The forms work without JavaScript, and every field has a label.
  */
-import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { createRequire } from 'node:module'
 import { testEngine } from '@quire/testing/test-database'
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seriousViolations, submit, unlabelled } from './browser-forms.ts'
 import { browserTimeout, freePort, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
 const OWNER_EMAIL = 'forms.owner@example.com'
 const VIEWER_EMAIL = 'forms.viewer@example.com'
 const STRANGER_EMAIL = 'forms.stranger@example.com'
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
 let web: TestWeb
 let owner: Awaited<ReturnType<typeof userWithKey>>
@@ -104,34 +102,6 @@ async function csrfTokenOf(context: BrowserContext): Promise<string> {
   const token = /name="_csrf" value="([^"]+)"/.exec(body)?.[1]
   if (!token) throw new Error('no CSRF token on the home page')
   return token
-}
-
-/** Submits the page's form that holds `button` and waits for the page it lands on; that page's status. */
-async function submit(page: Page, button: string): Promise<number | undefined> {
-  const [response] = await Promise.all([page.waitForNavigation(), page.click(button)])
-  return response?.status()
-}
-
-/** Fields without a label: every visible input, textarea and select must have one. */
-async function unlabelled(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>('input, textarea, select')]
-      .filter((field) => field.type !== 'hidden' && (field.labels?.length ?? 0) === 0)
-      .map((field) => field.outerHTML.slice(0, 80)),
-  )
-}
-
-/** Serious and critical axe violations of the page as it is (axe needs a context that bypasses the CSP). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource })
-  const violations = (await page.evaluate(() =>
-    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe
-      .run(document, { resultTypes: ['violations'] })
-      .then((result) => result.violations),
-  )) as { id: string; impact: string; nodes: { target: string[] }[] }[]
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((node) => `${v.id} at ${node.target.join(' ')}`))
 }
 
 describe(`a new version from the browser (${testEngine})`, { timeout: browserTimeout() }, () => {

@@ -7,17 +7,15 @@
  * person may set it (and refused when posted anyway). Every outcome is checked over REST; the
  * forms work without JavaScript, are refused cross-site or without the CSRF token, and pass axe.
  */
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { testEngine } from '@quire/testing/test-database'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seriousViolations, submit, unlabelled } from './browser-forms.ts'
 import { browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
 const OWNER_EMAIL = 'publish.owner@example.com'
 const MEMBER_EMAIL = 'publish.member@example.com'
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
 let web: TestWeb
 let owner: Awaited<ReturnType<typeof userWithKey>>
@@ -63,12 +61,6 @@ async function signedIn(email: string, options: BrowserContextOptions = {}): Pro
   return context
 }
 
-/** Clicks a submit button and waits for the page the form lands on; that page's status. */
-async function submit(page: Page, button: string): Promise<number | undefined> {
-  const [response] = await Promise.all([page.waitForNavigation(), page.click(button)])
-  return response?.status()
-}
-
 const publish = 'button[name="intent"][value="publish"]'
 const preview = 'button[name="intent"][value="preview"]'
 const check = 'button[name="intent"][value="check"]'
@@ -88,23 +80,7 @@ async function artifactAt(path: string) {
 
 /** Serious and critical axe violations, and fields without a label. */
 async function problems(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource })
-  const violations = (await page.evaluate(() =>
-    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe
-      .run(document, { resultTypes: ['violations'] })
-      .then((result) => result.violations),
-  )) as { id: string; impact: string; nodes: { target: string[] }[] }[]
-  const unlabelled = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>('input, textarea, select')]
-      .filter((field) => field.type !== 'hidden' && (field.labels?.length ?? 0) === 0)
-      .map((field) => `unlabelled ${field.outerHTML.slice(0, 80)}`),
-  )
-  return [
-    ...violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v) => v.nodes.map((node) => `${v.id} at ${node.target.join(' ')}`)),
-    ...unlabelled,
-  ]
+  return [...(await seriousViolations(page)), ...(await unlabelled(page)).map((field) => `unlabelled ${field}`)]
 }
 
 describe(`a new project from the browser (${testEngine})`, { timeout: browserTimeout() }, () => {

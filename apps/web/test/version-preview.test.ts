@@ -7,8 +7,9 @@
  * a person who may not write, a post without the CSRF token) the preview refuses the same way.
  */
 import { testEngine } from '@quire/testing/test-database'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { submit } from './browser-forms.ts'
 import { browserTimeout, databaseDump, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
@@ -80,12 +81,6 @@ async function csrfTokenOf(context: BrowserContext): Promise<string> {
   const token = /name="_csrf" value="([^"]+)"/.exec(body)?.[1]
   if (!token) throw new Error('no CSRF token on the home page')
   return token
-}
-
-/** Clicks `button` and waits for the page it lands on; that page's status. */
-async function submit(page: Page, button: string): Promise<number | undefined> {
-  const [response] = await Promise.all([page.waitForNavigation(), page.click(button)])
-  return response?.status()
 }
 
 const PREVIEW = 'form.owner-form button[value="preview"]'

@@ -1,5 +1,7 @@
+import type { Action } from '../contract/actions.ts'
 import type { Artifact } from '../contract/schemas/artifact.ts'
-import type { Caller } from '../domain/principal.ts'
+import type { Resource } from '../domain/policy.ts'
+import type { Caller, Principal } from '../domain/principal.ts'
 import type { Failure, Result } from '../domain/result.ts'
 import { ok } from '../domain/result.ts'
 import type { ArtifactTarget } from '../ports/stores.ts'
@@ -40,13 +42,27 @@ export async function getArtifactPermissions(deps: CoreDeps, caller: Caller, tar
   const admitted = admitArtifact(deps, caller, ctx, 'artifact.read')
   if (!admitted.ok) return admitted
   const { principal, artifact } = admitted.value
-  const resource = artifactResource(artifact, ctx.role)
-  const may = {} as Record<ArtifactPermissionAction, boolean>
-  const refusals: Partial<Record<ArtifactPermissionAction, Failure>> = {}
-  for (const action of artifactPermissionActions) {
+  const answers = permissionsOn(deps, principal, artifactPermissionActions, artifactResource(artifact, ctx.role))
+  return ok({ artifact: presentArtifact(artifact, deps.config.webUrl), ...answers })
+}
+
+/**
+ * The one policy asked about each of `actions` on one resource: whether the caller may take it,
+ * and for each it may not, the failure its operation answers with. The pages' controls (an
+ * artifact's, a namespace's) are drawn from this.
+ */
+export function permissionsOn<A extends Action>(
+  deps: CoreDeps,
+  principal: Principal,
+  actions: readonly A[],
+  resource: Resource,
+): { may: Record<A, boolean>; refusals: Partial<Record<A, Failure>> } {
+  const may = {} as Record<A, boolean>
+  const refusals: Partial<Record<A, Failure>> = {}
+  for (const action of actions) {
     const allowed = authorize(deps, principal, action, resource)
     may[action] = allowed.ok
     if (!allowed.ok) refusals[action] = allowed.error
   }
-  return ok({ artifact: presentArtifact(artifact, deps.config.webUrl), may, refusals })
+  return { may, refusals }
 }

@@ -2,8 +2,9 @@ import type { Workspace } from '../contract/schemas/workspace.ts'
 import type { Caller } from '../domain/principal.ts'
 import type { Failure, Result } from '../domain/result.ts'
 import { ok } from '../domain/result.ts'
-import { admitAccount, authorize } from './access.ts'
+import { admitAccount } from './access.ts'
 import { workspaceResource } from './artifact-gate.ts'
+import { permissionsOn } from './artifact-permissions.ts'
 import type { CoreDeps } from './deps.ts'
 import { presentWorkspace } from './workspaces.ts'
 
@@ -37,16 +38,9 @@ export async function getNamespacePermissions(deps: CoreDeps, caller: Caller): P
   const { principal, userId } = account.value
   const rows = await deps.workspaces.listForUser(userId, { limit: NAMESPACE_PERMISSIONS_LIMIT, after: null })
   return ok(
-    rows.slice(0, NAMESPACE_PERMISSIONS_LIMIT).map((row) => {
-      const resource = workspaceResource(row, row.role)
-      const may = {} as Record<NamespacePermissionAction, boolean>
-      const refusals: Partial<Record<NamespacePermissionAction, Failure>> = {}
-      for (const action of namespacePermissionActions) {
-        const allowed = authorize(deps, principal, action, resource)
-        may[action] = allowed.ok
-        if (!allowed.ok) refusals[action] = allowed.error
-      }
-      return { workspace: presentWorkspace(row), may, refusals }
-    }),
+    rows.slice(0, NAMESPACE_PERMISSIONS_LIMIT).map((row) => ({
+      workspace: presentWorkspace(row),
+      ...permissionsOn(deps, principal, namespacePermissionActions, workspaceResource(row, row.role)),
+    })),
   )
 }

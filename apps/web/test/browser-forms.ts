@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { Page } from 'playwright-core'
+
+/** Driving the web app's forms in Chromium: submit and land, and what a page lacks for its readers. */
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** Clicks the submit button `button` and waits for the page the form lands on; that page's status. */
+export async function submit(page: Page, button: string): Promise<number | undefined> {
+  const [response] = await Promise.all([page.waitForNavigation(), page.click(button)])
+  return response?.status()
+}
+
+/** Fields without a label: every visible input, textarea and select must have one. */
+export async function unlabelled(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>('input, textarea, select')]
+      .filter((field) => field.type !== 'hidden' && (field.labels?.length ?? 0) === 0)
+      .map((field) => field.outerHTML.slice(0, 80)),
+  )
+}
+
+/** Serious and critical axe violations of the page as it is (axe needs a context that bypasses the CSP). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource })
+  const violations = (await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe
+      .run(document, { resultTypes: ['violations'] })
+      .then((result) => result.violations),
+  )) as { id: string; impact: string; nodes: { target: string[] }[] }[]
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((node) => `${v.id} at ${node.target.join(' ')}`))
+}

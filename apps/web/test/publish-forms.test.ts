@@ -304,6 +304,31 @@ describe(`a new artifact from the browser (${testEngine})`, { timeout: browserTi
   })
 })
 
+describe(`a first visit (${testEngine})`, { timeout: browserTimeout() }, () => {
+  it('a person signed in for the first time publishes a document and shares it, never leaving the browser', async () => {
+    const context = await signedIn('first.visit@example.com')
+    const page = await context.newPage()
+    await page.goto(`${web.url}/`)
+    expect(await page.textContent('#start-heading')).toBe('Start with a project')
+    await Promise.all([page.waitForNavigation(), page.click('.home-start a.button:has-text("New project")')])
+    await page.fill('#title', 'Notes')
+    expect(await submit(page, 'button[name="intent"][value="create"]')).toBe(200)
+    await Promise.all([page.waitForNavigation(), page.click('a:has-text("New artifact")')])
+    await page.fill('#title', 'Hello')
+    await page.fill('#content', '# Hello\n\nFirst words.\n')
+    await page.fill('#viewerEmails', 'friend@example.com')
+    expect(await submit(page, publish)).toBe(200)
+    const path = new URL(page.url()).pathname
+    expect(await page.textContent('.document h1')).toContain('Hello')
+    // The friend signs in with that address and reads it; a stranger does not.
+    const friend = await (await signedIn('friend@example.com')).newPage()
+    expect((await friend.goto(`${web.url}${path}`))?.status()).toBe(200)
+    expect(await friend.textContent('.document')).toContain('First words.')
+    const stranger = await (await signedIn('stranger.first@example.com')).newPage()
+    expect((await stranger.goto(`${web.url}${path}`))?.status()).toBe(404)
+  })
+})
+
 describe(`labels and accessibility of the create forms (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('labels every field and has no serious axe violation, fresh, checked, previewed and refused', async () => {
     const context = await signedIn(OWNER_EMAIL, { bypassCSP: true })

@@ -7,6 +7,7 @@ import { historyStyles } from './styles/history.ts'
 import { homeStyles } from './styles/home.ts'
 import { previewStyles } from './styles/preview.ts'
 import { publishStyles } from './styles/publish.ts'
+import { searchStyles } from './styles/search.ts'
 
 /** The one stylesheet of every page: system fonts, no external assets, light and dark. */
 export const stylesheet = `
@@ -139,6 +140,7 @@ ${accountStyles}
 ${claimStyles}
 ${previewStyles}
 ${homeStyles}
+${searchStyles}
 `
 
 /** Its file name, which changes with its content, so browsers may keep it forever (served as `webRoutes.stylesheet`). */

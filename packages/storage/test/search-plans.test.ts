@@ -115,8 +115,13 @@ describe(`the plan of a search (${testEngine})`, () => {
   it("ranks only the caller's matches when a word is everywhere: a hundred, not four thousand", async () => {
     const plan = await searchPlan('common')
     expect(scansOf(plan, 'search_versions')).toEqual([])
-    // What reaches the artifacts of the member branch is the caller's workspace's share.
-    const lookups = plan.filter((n) => n['Relation Name'] === 'artifacts').reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0)
-    expect(lookups).toBeLessThanOrEqual(200)
+    // What is read of the index and ranked is the caller's workspace's share (how the planner
+    // joins a table of 4,000 artifacts to it is its own choice).
+    const rows = (table: string) =>
+      plan.filter((n) => n['Relation Name'] === table).reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0)
+    expect(rows('search_versions')).toBeGreaterThanOrEqual(100)
+    expect(rows('search_versions')).toBeLessThanOrEqual(200)
+    const ranked = plan.find((n) => n['Node Type'] === 'Append')
+    expect(ranked?.['Actual Rows']).toBe(100)
   })
 })

@@ -144,6 +144,19 @@ describe(`searchArtifacts (${engine})`, () => {
     expect(await hits(ada, 'foo_bar')).toEqual([])
   })
 
+  it('ranks a substring term found in a title above one found in content only', async () => {
+    const mei = await person('mei')
+    await project(mei)
+    await publish(mei, { slug: 'in-title', title: '部署指南', content: '这是文档。\n' })
+    await publish(mei, { slug: 'in-content', title: '日志', content: '部署之前请检查日志。\n' })
+    await publish(mei, { slug: 'id-in-title', title: 'The useEffectOnce hook', content: 'Notes.\n' })
+    await publish(mei, { slug: 'id-in-content', title: 'Hooks', content: 'The useEffectOnce hook ran twice.\n' })
+    const cjk = await hits(mei, '部署')
+    expect(slugs(cjk)).toEqual(['in-title', 'in-content'])
+    expect(cjk[0]?.score).toBeGreaterThan(cjk[1]?.score ?? Number.POSITIVE_INFINITY)
+    expect(slugs(await hits(mei, 'useEffect'))).toEqual(['id-in-title', 'id-in-content'])
+  })
+
   it('filters by owner, project, type and time changed', async () => {
     await project(ada, ada.username, 'other')
     await publish(ada, { slug: 'deploy-other', projectSlug: 'other', title: 'Deploy elsewhere', content: 'deploy', type: 'txt' })

@@ -57,7 +57,8 @@ async function find(db: Kysely<Database>, request: SearchRequest): Promise<{ row
   // Full text cannot rank a substring term (a CJK word inside a run, part of an identifier): one
   // found in the title counts as a title word would, in the description as a description word.
   const bonuses = request.plan.highlightSubstrings.map(
-    (s) => sql` + CASE WHEN a.title ILIKE ${containing(s)}::text THEN 0.1 WHEN a.description ILIKE ${containing(s)}::text THEN 0.04 ELSE 0 END`,
+    (s) =>
+      sql` + CASE WHEN a.title ILIKE ${containing(s)}::text THEN 0.1 WHEN a.description ILIKE ${containing(s)}::text THEN 0.04 ELSE 0 END`,
   )
   const score = sql`(ts_rank_cd(s.document, websearch_to_tsquery('english', ${request.plan.rankText}::text), 1)${sql.join(bonuses, sql``)})::real`
   const mine = sql`SELECT workspace_id FROM memberships WHERE user_id = ${request.userId}::text`

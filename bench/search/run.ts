@@ -15,7 +15,7 @@
  * The databases are seeded once and kept (seed.ts says where and how they are keyed): the first
  * run seeds them (10k ≈ 1 min, 100k ≈ 10 min on two cores), later runs start at once.
  *
- *   pnpm bench search [--sizes 10000,100000] [--pglite 10000] [--requests 200] [--rounds 5] [--reseed] [--seed-only]
+ *   pnpm bench search [--sizes 10000,100000] [--pglite 10000] [--requests 200] [--rounds 5] [--only rare] [--reseed] [--seed-only]
  *
  * `--pglite 0` leaves PGlite out; `--sizes 10000` is a quick run.
  */
@@ -25,7 +25,7 @@ import type { Kysely } from 'kysely'
 import { processCpuMs } from '../api/cpu.ts'
 import * as harness from '../harness.ts'
 import { CJK_TERM, COMMON_WORDS, RARE_IDENTIFIER } from './corpus.ts'
-import { parametersFor, pgliteSeeded, postgresSeeded, type Seeded, seededFixtures } from './seed.ts'
+import { type Caller, parametersFor, pgliteSeeded, postgresSeeded, type Seeded, seededFixtures } from './seed.ts'
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +35,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '5' },
     reseed: { type: 'boolean', default: false },
     'seed-only': { type: 'boolean', default: false },
+    only: { type: 'string', description: 'measure only the searches whose name contains this (the baselines always)' },
   },
 })
 const requests = harness.bounded(args, 'requests', 20, 5000)
@@ -65,7 +66,7 @@ interface Target {
 interface Query {
   readonly name: string
   readonly search: boolean
-  readonly path: (t: Target) => string
+  readonly path: (c: Caller) => string
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`)
@@ -77,15 +78,15 @@ const queries: Query[] = [
   {
     name: 'list: a team’s artifacts, first page (baseline)',
     search: false,
-    path: (t) => `/api/workspaces/${t.f.teamId}/artifacts?limit=${LIMIT}`,
+    path: (c) => `/api/workspaces/${c.teamId}/artifacts?limit=${LIMIT}`,
   },
-  { name: 'lookup: an artifact by path', search: false, path: (t) => `/api/by-path/${t.f.lookupPath}` },
+  { name: 'lookup: an artifact by path', search: false, path: (c) => `/api/by-path/${c.lookupPath}` },
   { name: `search: two common words (${COMMON_WORDS})`, search: true, path: () => search(COMMON_WORDS) },
   { name: `search: rare identifier (${RARE_IDENTIFIER})`, search: true, path: () => search(RARE_IDENTIFIER) },
   { name: `search: CJK term (${CJK_TERM})`, search: true, path: () => search(CJK_TERM) },
 ]
 
-/** What each search query matches, in the corpus and among what the caller reads (latest versions): context for its figures. */
+/** What each search query matches, in the corpus and among what each caller reads (latest versions): context for its figures. */
 async function matches(db: Kysely<unknown>, f: Seeded): Promise<string[]> {
   const { sql } = await import('kysely')
   const out: string[] = []
@@ -95,11 +96,14 @@ async function matches(db: Kysely<unknown>, f: Seeded): Promise<string[]> {
     [CJK_TERM]: sql`s.residue ILIKE ${`%${CJK_TERM}%`}`,
   }
   for (const [q, condition] of Object.entries(where)) {
-    const { rows } = await sql<{ all: number; readable: number }>`SELECT count(*)::int AS all,
-        count(*) FILTER (WHERE a.workspace_id IN (SELECT workspace_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.username = ${f.username})
-          OR a.viewer_emails @> ARRAY['searcher@example.com'])::int AS readable
+    const counts = [sql`count(*)::int`]
+    for (const c of f.callers)
+      counts.push(sql`count(*) FILTER (WHERE a.workspace_id IN (SELECT workspace_id FROM memberships WHERE user_id = ${c.userId})
+        OR a.viewer_emails @> ARRAY[${c.email}::text])::int`)
+    const { rows } = await sql<{ n: number[] }>`SELECT ARRAY[${sql.join(counts)}] AS n
       FROM search_versions s JOIN artifacts a ON a.id = s.artifact_id AND s.number = a.latest_version WHERE ${condition}`.execute(db)
-    out.push(`${q}: ${rows[0]?.all} in the corpus, ${rows[0]?.readable} readable by the caller`)
+    const n = rows[0]?.n ?? []
+    out.push(`${q}: ${n[0]} in the corpus; readable: ${f.callers.map((c, i) => `${n[i + 1]} by the ${c.name} caller`).join(', ')}`)
   }
   return out
 }
@@ -132,29 +136,35 @@ try {
     const child = await harness.start('apps/api/src/main.ts', env, [`${base}/health`])
     const database = s.url ? (await harness.watch(child, s.url)).database : null
     targets.push({ engine: s.engine, size: s.size, base, pid: child.pid ?? 0, database, f })
-    log(`${label(targets[i] as Target)}: ${f.artifacts} artifacts, ${f.readable} readable by the caller`)
+    log(
+      `${label(targets[i] as Target)}: ${f.artifacts} artifacts; readable: ${f.callers.map((c) => `${c.readable} by the ${c.name} caller`).join(', ')}`,
+    )
   }
 
-  /** One request: whether it answered 200 with something (a search must find at least one artifact). */
-  const request = async (t: Target, q: Query): Promise<boolean> => {
-    const response = await fetch(`${t.base}${q.path(t)}`, { headers: { authorization: `Bearer ${t.f.token}` } })
+  /** One request: whether it answered 200; its hits (a search's or a list's page) go to `state`. */
+  const request = async (t: Target, c: Caller, q: Query, state?: State): Promise<boolean> => {
+    const response = await fetch(`${t.base}${q.path(c)}`, { headers: { authorization: `Bearer ${c.token}` } })
     const body = (await response.json()) as { items?: unknown[] }
-    return response.status === 200 && (!q.search || (body.items?.length ?? 0) > 0)
+    if (state && body.items) state.hits = body.items.length
+    return response.status === 200
   }
   interface State {
     t: Target
+    c: Caller
     q: Query
     latencies: number[]
     failures: number
     cpuMs: number
+    hits: number | null
   }
   const states: State[] = []
   for (const t of targets)
-    for (const q of queries) {
-      // Unmeasured first: the connections, the JIT, the plans and the caches warm.
-      for (let i = 0; i < 20; i++) await request(t, q)
-      states.push({ t, q, latencies: [], failures: 0, cpuMs: 0 })
-    }
+    for (const c of t.f.callers)
+      for (const q of queries.filter((x) => !args.only || x.name.includes(args.only) || !x.search)) {
+        // Unmeasured first: the connections, the JIT, the plans and the caches warm.
+        for (let i = 0; i < 20; i++) await request(t, c, q)
+        states.push({ t, c, q, latencies: [], failures: 0, cpuMs: 0, hits: null })
+      }
   const perRound = Math.ceil(requests / rounds)
   for (let round = 0; round < rounds; round++) {
     for (const state of states) {
@@ -162,7 +172,7 @@ try {
       const databaseBefore = await state.t.database?.sample()
       for (let i = 0; i < perRound; i++) {
         const started = performance.now()
-        if (!(await request(state.t, state.q))) state.failures++
+        if (!(await request(state.t, state.c, state.q, state))) state.failures++
         state.latencies.push(performance.now() - started)
       }
       state.cpuMs += processCpuMs(state.t.pid) - serverBefore
@@ -181,13 +191,14 @@ try {
     const sorted = [...state.latencies].sort((x, y) => x - y)
     const p50 = percentile(sorted, 0.5)
     const p95 = percentile(sorted, 0.95)
-    const list = states.find((s) => s.t === state.t && !s.q.search && s.q.name.startsWith('list'))
+    const list = states.find((s) => s.t === state.t && s.c === state.c && s.q.name.startsWith('list'))
     const target = state.q.search ? TARGETS[label(state.t)] : undefined
     rows.push([
       state.t.engine,
       count(state.t.size),
-      `${state.t.f.readable}`,
+      `${state.c.name}: ${state.c.readable}`,
       state.q.name,
+      state.hits === null ? '—' : String(state.hits),
       p50.toFixed(1),
       p95.toFixed(1),
       ((state.cpuMs * 1000) / state.latencies.length).toFixed(0),
@@ -203,7 +214,20 @@ try {
   )
   console.log(
     harness.markdownTable(
-      ['engine', 'artifacts', 'readable', 'query', 'p50 ms', 'p95 ms', 'CPU µs', 'p50 / list', 'target ms', 'met', 'failures'],
+      [
+        'engine',
+        'artifacts',
+        'caller: readable',
+        'query',
+        'hits',
+        'p50 ms',
+        'p95 ms',
+        'CPU µs',
+        'p50 / list',
+        'target ms',
+        'met',
+        'failures',
+      ],
       rows,
     ),
   )

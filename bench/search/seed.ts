@@ -35,6 +35,8 @@ const CHUNK = 1000
 const TEAMS = 50
 const CALLER_TEAMS = 4
 export const CALLER_EMAIL = 'searcher@example.com'
+/** The second caller, a member of one team only. */
+export const READER_EMAIL = 'reader@example.com'
 
 export interface SeedParameters {
   readonly artifacts: number
@@ -47,17 +49,24 @@ export function parametersFor(artifacts: number): SeedParameters {
   return { artifacts, users: Math.max(10, Math.floor(artifacts / 50)), teams: TEAMS, seed: 32 }
 }
 
-/** What a run needs of a seeded database: the caller's key, and where the baselines read. */
-export interface Seeded {
+/** A caller of a run: their key, what they may read, and where their baselines read. */
+export interface Caller {
+  readonly name: string
+  readonly userId: string
+  readonly email: string
   readonly token: string
-  readonly username: string
-  /** A team of the caller's, whose artifact list is the baseline. */
+  /** A team of theirs, whose artifact list is the baseline. */
   readonly teamId: string
   /** An artifact of that team (by path), for the plain indexed lookup. */
   readonly lookupPath: string
-  /** Artifacts the caller may read, and in all. */
+  /** Artifacts they may read. */
   readonly readable: number
+}
+
+/** What a run needs of a seeded database: its size and its callers. */
+export interface Seeded {
   readonly artifacts: number
+  readonly callers: readonly Caller[]
 }
 
 const root = resolve(import.meta.dirname, '../..')
@@ -200,6 +209,19 @@ async function seed(handle: DatabaseHandle, p: SeedParameters, where: string, lo
     await setState(db, 'complete', 'yes')
     log(`seeded ${where} in ${((Date.now() - started) / 1000).toFixed(0)} s`)
   }
+
+  // A second caller who reads less: a member of one other team only. Added after the corpus (the
+  // corpus does not change), so a database seeded before it gains it without being seeded again.
+  if (!state.has('reader-token')) {
+    const runtime = await createRuntime(readEnv({ LOG_LEVEL: 'silent' }), { database: handle })
+    const token = await issueOperatorToken(runtime.operator, { email: READER_EMAIL, name: 'bench/search' })
+    await db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO memberships (workspace_id, user_id, role, created_at)
+        SELECT id, ${token.user.id}, 'member', now() FROM workspaces WHERE slug = ${`team-${CALLER_TEAMS + 1}`}`.execute(trx)
+      await setState(trx, 'reader-user', token.user.id)
+      await setState(trx, 'reader-token', token.secret)
+    })
+  }
 }
 
 /** Users, their personal workspaces, the teams and memberships, one project per workspace. */
@@ -341,25 +363,34 @@ async function artifacts(
     JOIN artifacts a ON a.id = x.artifact`.execute(db)
 }
 
-/** The caller's key and what the baselines read, from a seeded database. */
+/** The callers' keys and what their baselines read, from a seeded database. */
 export async function seededFixtures(db: Kysely<unknown>): Promise<Seeded> {
   const state = await readState(db)
-  const userId = state.get('user') ?? ''
-  const team = await sql<{ id: string; slug: string }>`SELECT w.id, w.slug FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
-    WHERE m.user_id = ${userId} AND w.kind = 'team' ORDER BY w.slug LIMIT 1`.execute(db)
-  const teamId = team.rows[0]?.id ?? ''
-  const doc = await sql<{ slug: string }>`SELECT slug FROM artifacts WHERE workspace_id = ${teamId} ORDER BY id LIMIT 1`.execute(db)
-  const readable = await sql<{ n: number }>`SELECT count(*)::int AS n FROM artifacts a
-    WHERE a.workspace_id IN (SELECT workspace_id FROM memberships WHERE user_id = ${userId}) OR a.viewer_emails @> ARRAY[${CALLER_EMAIL}::text]`.execute(
-    db,
-  )
+  const caller = async (name: string, userId: string, email: string, token: string): Promise<Caller> => {
+    const team = await sql<{ id: string; slug: string }>`SELECT w.id, w.slug FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+      WHERE m.user_id = ${userId} AND w.kind = 'team' ORDER BY w.slug LIMIT 1`.execute(db)
+    const teamId = team.rows[0]?.id ?? ''
+    const doc = await sql<{ slug: string }>`SELECT slug FROM artifacts WHERE workspace_id = ${teamId} ORDER BY id LIMIT 1`.execute(db)
+    const readable = await sql<{ n: number }>`SELECT count(*)::int AS n FROM artifacts a
+      WHERE a.workspace_id IN (SELECT workspace_id FROM memberships WHERE user_id = ${userId}) OR a.viewer_emails @> ARRAY[${email}::text]`.execute(
+      db,
+    )
+    return {
+      name,
+      userId,
+      email,
+      token,
+      teamId,
+      lookupPath: `${team.rows[0]?.slug ?? ''}/docs/${doc.rows[0]?.slug ?? ''}`,
+      readable: readable.rows[0]?.n ?? 0,
+    }
+  }
   const all = await sql<{ n: number }>`SELECT count(*)::int AS n FROM artifacts`.execute(db)
   return {
-    token: state.get('token') ?? '',
-    username: state.get('username') ?? '',
-    teamId,
-    lookupPath: `${team.rows[0]?.slug ?? ''}/docs/${doc.rows[0]?.slug ?? ''}`,
-    readable: readable.rows[0]?.n ?? 0,
     artifacts: all.rows[0]?.n ?? 0,
+    callers: [
+      await caller('4 teams', state.get('user') ?? '', CALLER_EMAIL, state.get('token') ?? ''),
+      await caller('1 team', state.get('reader-user') ?? '', READER_EMAIL, state.get('reader-token') ?? ''),
+    ],
   }
 }

@@ -4,16 +4,19 @@
  * starts it), beside two baselines of the same caller on the same data in the same run: the first
  * page of a team's artifact list (the list operation) and a read by path (a plain indexed lookup).
  *
- * The caller is a realistic one: a member of 4 of 50 teams, with their own namespace and a few
- * artifacts shared with their email, among hundreds of other users; about 5% of the corpus is
- * theirs to read, so the access filter does real work (seed.ts). Queries: two common words (each
+ * Two realistic callers among hundreds of other users (seed.ts): one a member of 4 of 50 teams,
+ * with their own namespace and a few artifacts shared with their email (about 5% of the corpus is
+ * theirs to read), one a member of one team (about 1.2%), so the access filter does real work and
+ * the cost shows against the size of what the caller reads. Queries: two common words (each
  * in about 40% of the documents), a rare identifier (`ERR_SHARD_LEASE_EXPIRED`: the trigram
  * path), and a Chinese term (the trigram path too). Sequential requests, one connection, in
  * alternating rounds over every database and query; each point: p50/p95 latency, CPU per request,
  * and its p50 against the list's.
  *
  * The databases are seeded once and kept (seed.ts says where and how they are keyed): the first
- * run seeds them (10k ≈ 1 min, 100k ≈ 10 min on two cores), later runs start at once.
+ * run seeds them (10k ≈ 1 min, 100k ≈ 8 min, PGlite 10k ≈ 1 min on two cores), later runs start at once.
+ * `--reseed` seeds anew: needed only when what is indexed changes without a migration changing
+ * (storage's search-index.ts, core's `searchResidue`), as the cache key does not cover them.
  *
  *   pnpm bench search [--sizes 10000,100000] [--pglite 10000] [--requests 200] [--rounds 5] [--only rare] [--reseed] [--seed-only]
  *

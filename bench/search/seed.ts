@@ -10,7 +10,9 @@
  * member of 1 to 3 teams; 60% of the artifacts in the teams, 40% in personal workspaces; one in ten
  * shared with 1 to 3 people's emails (`viewer_emails`). The caller (`searcher`, made through the
  * use-case with an API key) is a member of 4 teams, owns one artifact in 500 and is on the
- * allowlist of one in 500 more: about 5% of the corpus is theirs to read.
+ * allowlist of one in 500 more: about 5% of the corpus is theirs to read. A second caller
+ * (`reader`) is a member of one other team only (about 1.2%); it is added after the corpus, so a
+ * database seeded before it gains it without being seeded again.
  *
  * Bulk rows are written by SQL (multi-row INSERT … SELECT FROM unnest), then indexed by storage's
  * `indexUnindexedVersions` (the search indexes are dropped meanwhile and built again at the end,

@@ -110,6 +110,22 @@ describe(`@quire/client against the API over HTTP (${engine})`, () => {
     expect(await anonymous.ops.health()).toMatchObject({ status: 'ok' })
   })
 
+  it('searches with a typed query and walks the hits across pages', async () => {
+    const { client, username } = await signedInUser('searcher')
+    for (const slug of ['s1', 's2', 's3'])
+      await client.ops.createArtifact(newArtifact(username, slug, `# ${slug}\n\nA note on kestrels.\n`))
+    const page = await client.ops.searchArtifacts({ query: { q: 'kestrel', limit: 2 } })
+    expect(page.items).toHaveLength(2)
+    expect(page.items[0]?.snippets[0]?.segments).toContainEqual({ text: 'kestrels', match: true })
+    const seen: string[] = []
+    for await (const hit of client.paginate('searchArtifacts', { query: { q: 'kestrel', limit: 2 } })) seen.push(hit.artifact.slug)
+    expect(seen.sort()).toEqual(['s1', 's2', 's3'])
+    expect(await rejection(client.ops.searchArtifacts({ query: { q: '-kestrel' } }))).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+    })
+  })
+
   it('walks a list across pages with a small limit', async () => {
     const { client, username } = await signedInUser('lister')
     const slugs = ['a1', 'a2', 'a3', 'a4', 'a5']

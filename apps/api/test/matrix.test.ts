@@ -139,6 +139,7 @@ const matrix: Record<OperationId, Row> = {
   resolveProjectPath: namespace('200'),
   createArtifact: namespace('201'),
   listMyArtifacts: account('200'),
+  searchArtifacts: account('200'),
   listProjectArtifacts: projectListing,
   getArtifact: onArtifact('200', read),
   deleteArtifact: onArtifact('200', adminOnly),

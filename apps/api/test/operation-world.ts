@@ -302,6 +302,8 @@ export async function prepare(world: World, id: OperationId): Promise<PreparedRe
       })
     case 'listMyArtifacts':
       return at('GET', '/api/profile/artifacts')
+    case 'searchArtifacts':
+      return at('GET', '/api/search?q=matrix')
     case 'listProjectArtifacts':
       return at('GET', `/api/projects/${ns}/notes/artifacts`)
     case 'getArtifact':

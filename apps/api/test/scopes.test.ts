@@ -41,6 +41,7 @@ const gatedBy: Record<OperationId, readonly Scope[]> = {
   resolveProjectPath: ['artifacts:read'],
   createArtifact: ['artifacts:create'],
   listMyArtifacts: ['artifacts:read'],
+  searchArtifacts: ['artifacts:read'],
   listProjectArtifacts: ['artifacts:read'],
   getArtifact: ['artifacts:read'],
   deleteArtifact: ['artifacts:delete'],

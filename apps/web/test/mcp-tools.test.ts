@@ -1,5 +1,5 @@
 /**
- * The 24 MCP tools (the spec's 22, get_artifact_changes and list_project_artifacts) through the SDK's own client over Streamable HTTP, against the running web
+ * The 25 MCP tools (the spec's 22, get_artifact_changes, list_project_artifacts and search_artifacts) through the SDK's own client over Streamable HTTP, against the running web
  * app on a real database: every tool's success (its structuredContent validated with Ajv against
  * the outputSchema the server advertised) and a failure of each, the conflict with its diff,
  * windows of a large content, resources, idempotent retries and the audit trail.
@@ -93,6 +93,8 @@ describe('every tool, through the SDK client', () => {
     expect(
       (await callFailing(stranger, 'list_project_artifacts', { ownerUsername: owner.username, projectSlug: 'notes' })).error.code,
     ).toBe('not_found')
+    const found = await checked('search_artifacts', { query: 'first line', project: `${owner.username}/notes` })
+    expect(found).toMatchObject({ items: [{ artifact: { id: artifactId }, version: 1 }], nextCursor: null })
     expect(await checked('get_artifact', { artifactId })).toMatchObject({ id: artifactId, latestVersion: 1 })
 
     const updated = await checked('update_artifact', {
@@ -196,6 +198,7 @@ describe('every tool, through the SDK client', () => {
       ['list_artifacts', { cursor: 'x' }, 'invalid_cursor'],
       ['list_workspace_artifacts', { workspaceId: 'ws_00000000000000000000000000' }, 'not_found'],
       ['list_project_artifacts', { ownerUsername: owner.username, projectSlug: 'nope' }, 'not_found'],
+      ['search_artifacts', { query: '-hello' }, 'validation_failed'],
       ['create_artifact', artifactArgs('hello', 'again'), 'slug_taken'],
       ['update_artifact', { artifactId: unknown, content: 'x', expectedLatestVersion: 1 }, 'not_found'],
       ['restore_artifact_version', { artifactId, versionNumber: 99 }, 'not_found'],
@@ -214,7 +217,7 @@ describe('every tool, through the SDK client', () => {
       ['resolve_path', { ownerUsername: owner.username, projectSlug: 'nope' }, 'not_found'],
       ['get_current_principal', { extra: 1 }, 'validation_failed'],
     ]
-    expect(new Set(failing.map(([name]) => name)).size).toBe(24)
+    expect(new Set(failing.map(([name]) => name)).size).toBe(25)
     for (const [name, args, code] of failing) {
       const { error, text } = await callFailing(client, name, args)
       expect(error.code, name).toBe(code)

@@ -13,11 +13,11 @@ const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
 
 export async function runOnTerminal(
   args: readonly string[],
-  options: { env: Record<string, string>; input?: string; cwd?: string },
+  options: { env: Record<string, string>; input?: string; cwd?: string; columns?: number },
 ): Promise<Finished> {
   const command = [process.execPath, '--conditions=source', cliEntry, ...args].map(quote).join(' ')
   // `-e`: script exits with the child's status; `-q`: no banner; the typescript file is discarded.
-  const child = spawnTracked('script', ['-qec', `stty cols 200 rows 50 2>/dev/null; exec ${command}`, '/dev/null'], {
+  const child = spawnTracked('script', ['-qec', `stty cols ${options.columns ?? 200} rows 50 2>/dev/null; exec ${command}`, '/dev/null'], {
     env: { TERM: 'xterm-256color', ...options.env },
     ...(options.cwd ? { cwd: options.cwd } : {}),
     stdio: ['pipe', 'pipe', 'pipe'],

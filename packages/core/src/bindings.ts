@@ -17,6 +17,7 @@ import { acceptInvitation, createInvitation, listInvitations, revokeInvitation }
 import { getProfile, listMyInvitations, updateProfile } from './use-cases/profile.ts'
 import { checkProjectSlug, createProject, listMyProjects, resolveProjectPath } from './use-cases/projects.ts'
 import { type ContentRead, diffVersions, getArtifactChanges, getContent, listVersions } from './use-cases/read-versions.ts'
+import { searchArtifacts } from './use-cases/search.ts'
 import { createShareLink, listShareLinks, revokeShareLink } from './use-cases/share-links.ts'
 import {
   createWorkspace,
@@ -137,6 +138,7 @@ export const bindings: Bindings = {
   createArtifact: async (deps, caller, { query, body }, { idempotencyKey }) =>
     previewed(await createArtifact(deps, caller, body, idempotencyKey, { dryRun: query.dryRun === true }), written),
   listMyArtifacts: async (deps, caller, { query }) => answer(await listMyArtifacts(deps, caller, query)),
+  searchArtifacts: async (deps, caller, { query }) => answer(await searchArtifacts(deps, caller, query)),
   listProjectArtifacts: async (deps, caller, { params, query }) => answer(await listProjectArtifacts(deps, caller, params, query)),
   getArtifact: async (deps, caller, { params }) => answer(await getArtifact(deps, caller, { id: params.artifactId })),
   deleteArtifact: async (deps, caller, { params }) => answer(await deleteArtifact(deps, caller, params.artifactId)),

@@ -51,6 +51,11 @@ export {
   plans,
   problemType,
   type Scope,
+  SEARCH_QUERY_MAX_LENGTH,
+  SEARCH_QUERY_MAX_TERMS,
+  type SearchHit,
+  type Snippet,
+  type SnippetSegment,
   scopeFor,
   scopes,
   scopesOf,
@@ -121,6 +126,15 @@ export {
   webPaths,
   webTopLevelSegments,
 } from './domain/rules.ts'
+export { type Highlighter, matchRanges, type SnippetSource, searchSnippets } from './domain/search-snippets.ts'
+export {
+  needsSubstring,
+  parseSearchQuery,
+  RESIDUE_MAX_LENGTH,
+  type SearchPlan,
+  type SubstringAlternative,
+  searchResidue,
+} from './domain/search-text.ts'
 export { newSecret, secretPrefixes } from './domain/secrets.ts'
 export { normalizeViewerEmails, shareLinkExpiry } from './domain/sharing-rules.ts'
 // Ports.
@@ -188,6 +202,7 @@ export type {
   WorkspaceSummary,
 } from './ports/records.ts'
 export type { Clock, IdGenerator, IdPrefix, Sha256 } from './ports/runtime.ts'
+export type { SearchRequest, SearchResume, SearchRow, SearchStore } from './ports/search.ts'
 export type {
   AuthorizationCodeRecord,
   ConsumeCodeOutcome,
@@ -286,6 +301,7 @@ export { getProfile, listMyInvitations, updateProfile } from './use-cases/profil
 export { checkProjectSlug, createProject, listMyProjects, resolveProjectPath } from './use-cases/projects.ts'
 export { type ContentRead, diffVersions, getContent, listVersions } from './use-cases/read-versions.ts'
 export { requestScope } from './use-cases/request-scope.ts'
+export { searchArtifacts } from './use-cases/search.ts'
 export { createShareLink, listShareLinks, revokeShareLink, shareLinkUrl } from './use-cases/share-links.ts'
 export { sessionPrincipal, signInWithOidc, signOut } from './use-cases/sign-in.ts'
 export {

@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { compiledTools, inputSchemaOf, tools } from '../src/index.ts'
 
-/** The spec's MCP table (SPEC.md "MCP"), with the catch-up tool of issue 18 and the project list of issue 29: tool names and input fields, in order. */
+/** The spec's MCP table (SPEC.md "MCP"), with the catch-up tool of issue 18, the project list of issue 29 and the search of issue 32: tool names and input fields, in order. */
 const specTable: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['get_current_principal', []],
   ['list_workspaces', []],
@@ -16,6 +16,8 @@ const specTable: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['list_workspace_artifacts', ['workspaceId']],
   // Beyond the spec: one project's artifacts (issue 29).
   ['list_project_artifacts', ['ownerUsername', 'projectSlug']],
+  // Beyond the spec: search (issue 32).
+  ['search_artifacts', ['query', 'ownerUsername', 'project', 'type', 'updatedAfter', 'versions']],
   ['create_artifact', ['ownerUsername', 'projectSlug', 'slug', 'type', 'title', 'description', 'content', 'changelog', 'access']],
   ['update_artifact', ['artifactId', 'content', 'changelog', 'expectedLatestVersion']],
   ['restore_artifact_version', ['artifactId', 'versionNumber']],
@@ -41,7 +43,7 @@ const allowedExtensions = new Set(['limit', 'cursor', 'idempotencyKey', 'dryRun'
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>
 
 describe('the tool table', () => {
-  it("has the spec's 22 tools, get_artifact_changes and list_project_artifacts, with their names and input fields, in order", () => {
+  it("has the spec's 22 tools, get_artifact_changes, list_project_artifacts and search_artifacts, with their names and input fields, in order", () => {
     expect(tools.map((t) => [t.name, Object.keys(t.fields)])).toEqual(specTable)
   })
 
@@ -131,7 +133,14 @@ describe('the tool table', () => {
       })
     }
     const reads = compiledTools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name)
-    for (const name of ['get_artifact_content', 'diff_artifact_versions', 'list_audit_events', 'resolve_path', 'get_current_principal'])
+    for (const name of [
+      'get_artifact_content',
+      'diff_artifact_versions',
+      'list_audit_events',
+      'resolve_path',
+      'get_current_principal',
+      'search_artifacts',
+    ])
       expect(reads).toContain(name)
   })
 

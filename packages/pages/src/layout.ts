@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from '@quire/render'
 import { csrfInput } from './csrf-input.ts'
+import { headerSearch } from './search/header-box.ts'
 import { stylesheetPath, webRoutes } from './web-routes.ts'
 
 /** Who is signed in, as the header shows them; null when signed out. */
@@ -17,15 +18,18 @@ export interface PageOptions {
   readonly bare?: boolean
   /** More of `<head>`: canonical link, description and preview tags of a public page. */
   readonly head?: SafeHtml | null
+  /** Leaves out the header's search box for someone signed in (the search page, whose own form is that box). */
+  readonly searchBox?: boolean
 }
 
 /**
- * The frame of every page: the header with the brand and who is signed in, the content, a footer.
+ * The frame of every page: the header with the brand, the search box and who is signed in (for
+ * someone signed in), the content, a footer.
  * No `<meta name="referrer">`: it would override the Referrer-Policy header, which is `no-referrer`
  * on the pages whose URL carries a secret (`@quire/web-http`, security-headers.ts).
  */
 export function layout(options: PageOptions, content: SafeHtml): string {
-  const { title, visitor, bare, head } = options
+  const { title, visitor, bare, head, searchBox } = options
   const nav = bare
     ? null
     : visitor
@@ -44,6 +48,7 @@ ${head ?? null}
 <body>
 <header class="site">
   <a class="brand" href="${webRoutes.home.path()}"><span class="mark" aria-hidden="true">Q</span>Quire</a>
+  ${visitor && !bare && searchBox !== false ? headerSearch() : null}
   <nav>${nav}</nav>
 </header>
 <main>

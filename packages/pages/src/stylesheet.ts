@@ -7,6 +7,7 @@ import { historyStyles } from './styles/history.ts'
 import { homeStyles } from './styles/home.ts'
 import { previewStyles } from './styles/preview.ts'
 import { publishStyles } from './styles/publish.ts'
+import { searchStyles } from './styles/search.ts'
 
 /** The one stylesheet of every page: system fonts, no external assets, light and dark. */
 export const stylesheet = `
@@ -37,6 +38,7 @@ header.site, footer.site { width: 100%; max-width: 880px; margin: 0 auto; paddin
 header.site .brand { font-weight: 700; font-size: 18px; letter-spacing: .2px; color: var(--text); display: flex; align-items: center; gap: 10px; }
 header.site .brand .mark { width: 26px; height: 26px; border-radius: 7px; background: var(--accent); color: var(--accent-text); display: grid; place-items: center; font-size: 15px; }
 header.site nav { margin-left: auto; display: flex; align-items: center; gap: 12px; color: var(--muted); font-size: 14px; }
+header.site nav button, header.site nav a.button { white-space: nowrap; }
 footer.site { margin-top: auto; color: var(--muted); font-size: 13px; border-top: 1px solid var(--line); }
 main { width: 100%; max-width: 880px; margin: 0 auto; padding: 8px 24px 48px; }
 .card { background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow); padding: 32px; }
@@ -139,6 +141,7 @@ ${accountStyles}
 ${claimStyles}
 ${previewStyles}
 ${homeStyles}
+${searchStyles}
 `
 
 /** Its file name, which changes with its content, so browsers may keep it forever (served as `webRoutes.stylesheet`). */

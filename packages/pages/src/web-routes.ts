@@ -139,6 +139,9 @@ export const webRoutes = {
   newArtifact: route(`/${top.new}`, ['GET', 'POST'], { query: ['project'] }),
   newProject: route(`/${top.new}/project`, ['GET', 'POST'], { query: ['owner'] }),
 
+  // Searching what the signed-in person may read: the query and its filters, as `searchArtifacts` takes them.
+  search: route(`/${top.search}`, ['GET'], { query: ['q', 'owner', 'project', 'type', 'versions', 'cursor'] }),
+
   // Owners, projects and artifacts, under names people chose.
   owner: route('/:owner', ['GET'], { query: ['cursor'] }),
   project: route('/:owner/:project', ['GET'], { query: listing }),

@@ -30,6 +30,7 @@ import { registerHomeRoutes } from './routes/home.ts'
 import { registerMcpRoutes } from './routes/mcp.ts'
 import { registerOwnerFormRoutes } from './routes/owner-forms.ts'
 import { registerPublishRoutes } from './routes/publish/index.ts'
+import { registerSearchRoutes } from './routes/search.ts'
 
 export interface WebAppOptions {
   /** The public origin of the web app (WEB_URL, no trailing slash). */
@@ -121,6 +122,7 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   registerAccountRoutes(app, { runtime, apiUrl: options.apiUrl ?? null })
   registerOwnerFormRoutes(app, { runtime })
   await registerPublishRoutes(app, { runtime })
+  registerSearchRoutes(app, { runtime })
   const refusedSecrets = apiLimits === false || counters === null ? null : counters.authFailures
   registerBrowseRoutes(app, { runtime, webUrl: options.webUrl, documents, refusedSecrets })
   await registerMcpRoutes(app, {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
@@ -63,6 +64,8 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
   }
   try {
     const pglite = await PGlite.create({
+      // Trigram indexes serve substring search (migration 0010-search).
+      extensions: { pg_trgm },
       ...(config.dataDir ? { dataDir: config.dataDir } : {}),
       ...(config.snapshot ? { loadDataDir: config.snapshot } : {}),
     })

@@ -20,6 +20,7 @@ import { ImmutableCache } from './stores/immutable-cache.ts'
 import { invitationStore } from './stores/invitations.ts'
 import { oauthStore } from './stores/oauth.ts'
 import { projectStore } from './stores/projects.ts'
+import { searchStore } from './stores/search.ts'
 import { shareLinkStore } from './stores/share-links.ts'
 import { signInStore } from './stores/sign-in.ts'
 import { workspaceStore } from './stores/workspaces.ts'
@@ -29,6 +30,7 @@ export { type DatabaseConfig, type DatabaseHandle, openDatabase, queryThrough, t
 export { migrateToLatest } from './migrations/index.ts'
 export { postgresRateLimitStore, type RateLimitCount, type RateLimitStore, type RateLimitStoreClass } from './rate-limit-store.ts'
 export type { Database } from './schema.ts'
+export { indexUnindexedVersions } from './search-index.ts'
 
 /** Every store core's use-cases need (core's `CoreStores`), and the operator's audit pruner, over one database. */
 export interface Stores extends CoreStores {
@@ -76,6 +78,7 @@ export function createStores(
     signIn: signInStore(db),
     oauth: oauthStore(db),
     agents: agentStore(db),
+    search: searchStore(db),
     auditPruner: auditPruner(db, database.kind ?? 'postgres'),
     health: {
       async ping() {

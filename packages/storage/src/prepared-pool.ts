@@ -7,8 +7,12 @@ import type pg from 'pg'
  * PostgreSQL then parses and plans each distinct statement once per connection instead of on
  * every call: for Quire's one-round-trip reads (several joins) planning costs several times the
  * execution (measured: 1.1 ms planning against 0.16 ms execution). Statements without
- * parameters (DDL, BEGIN/COMMIT) run unnamed, as usual.
+ * parameters (DDL, BEGIN/COMMIT) run unnamed, as usual, and so do statements that begin with
+ * `CUSTOM_PLAN`: those whose best plan depends on the values (a search: how many rows its words
+ * match decides which index leads), planned anew for each call.
  */
+export const CUSTOM_PLAN = '/* custom plan */'
+
 const names = new Map<string, string>()
 
 /** A stable name per statement text (statements are few: they come from code, not input). */
@@ -25,6 +29,7 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
   function query(client: pg.PoolClient, textOrCursor: string | PostgresCursor<unknown>, parameters?: ReadonlyArray<unknown>): unknown {
     if (typeof textOrCursor !== 'string') return client.query(textOrCursor as never)
     if (!parameters || parameters.length === 0) return client.query(textOrCursor)
+    if (textOrCursor.startsWith(CUSTOM_PLAN)) return client.query(textOrCursor, parameters as unknown[])
     return client.query({ name: statementName(textOrCursor), text: textOrCursor, values: parameters as unknown[] })
   }
   return {

@@ -67,4 +67,37 @@ describe('migrations', () => {
       await handle.close()
     }
   })
+  it('0010 indexes every version written before search existed, in batches', async () => {
+    const empty = testEngine === 'postgres' ? await testDatabase({ empty: true, poolSize: 1 }) : null
+    const handle = empty ?? (await openDatabase({ kind: 'pglite' }))
+    try {
+      expect((await migrateTo(handle.db, '0009-agent-scope-requests')).at(-1)).toBe('0009-agent-scope-requests')
+      const at = new Date('2026-11-01T00:00:00Z')
+      await sql`INSERT INTO workspaces (id, slug, kind, name, created_at) VALUES ('ws_1', 'ada', 'personal', 'Ada', ${at})`.execute(
+        handle.db,
+      )
+      await sql`INSERT INTO projects (id, workspace_id, slug, title, icon, created_at, created_by_kind, created_by_id, created_by_label)
+        VALUES ('prj_1', 'ws_1', 'notes', 'Notes', 'x', ${at}, 'user', 'u', 'ada')`.execute(handle.db)
+      await sql`INSERT INTO contents (sha256, body, size, created_at) VALUES
+        ('s1', 'First draft about pelicans and ERR_CONN_RESET.', 10, ${at}), ('s2', 'Now about flamingos.', 10, ${at})`.execute(handle.db)
+      // 250 artifacts (more than one batch), two versions each.
+      await sql`INSERT INTO artifacts (id, workspace_id, project_id, slug, type, title, latest_version, created_at, updated_at,
+          created_by_kind, created_by_id, created_by_label)
+        SELECT 'art_' || n, 'ws_1', 'prj_1', 'a' || n, 'md', 'Birds ' || n, 2, ${at}, ${at}, 'user', 'u', 'ada' FROM generate_series(1, 250) n`.execute(
+        handle.db,
+      )
+      await sql`INSERT INTO versions (artifact_id, number, content_sha256, size, created_at, created_by_kind, created_by_id, created_by_label)
+        SELECT 'art_' || n, v, CASE v WHEN 1 THEN 's1' ELSE 's2' END, 10, ${at}, 'user', 'u', 'ada'
+        FROM generate_series(1, 250) n, generate_series(1, 2) v`.execute(handle.db)
+      expect(await migrateToLatest(handle.db)).toContain('0010-search')
+      const indexed = await sql<{ n: number; pelicans: number; flamingos: number; residue: number }>`SELECT count(*)::int AS n,
+          count(*) FILTER (WHERE document @@ websearch_to_tsquery('english', 'pelican'))::int AS pelicans,
+          count(*) FILTER (WHERE number = 2 AND document @@ websearch_to_tsquery('english', 'flamingo birds'))::int AS flamingos,
+          count(*) FILTER (WHERE residue LIKE '%ERR_CONN_RESET%')::int AS residue
+        FROM search_versions`.execute(handle.db)
+      expect(indexed.rows).toEqual([{ n: 500, pelicans: 250, flamingos: 250, residue: 250 }])
+    } finally {
+      await handle.close()
+    }
+  })
 })

@@ -45,7 +45,13 @@ export function catalog() {
               },
             }
           : {}),
-        positionals: (c.positionals ?? []).map((p) => ({ name: p.name.toUpperCase(), flag: `--${p.flag}`, description: p.description })),
+        positionals: (c.positionals ?? []).map((p) => ({
+          name: p.name.toUpperCase(),
+          flag: `--${p.flag}`,
+          description: p.description,
+          // It takes every word left (`quire search deploy -draft`).
+          ...(p.kind === 'words' ? { variadic: true } : {}),
+        })),
         examples: c.examples ?? [],
         options: [
           ...c.options.map((o) => ({

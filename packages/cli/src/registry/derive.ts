@@ -18,6 +18,8 @@ export interface FlagOverride {
   readonly file?: boolean
   readonly description?: string
   readonly example?: string
+  /** Every word left on the command line, joined with spaces, is this flag's value (`quire search deploy -draft`). */
+  readonly words?: true
 }
 
 export interface CommandOverride {
@@ -31,8 +33,13 @@ export interface CommandOverride {
   readonly json?: boolean
   /** Inputs that differ from their schema, by input path (`params.versionNumber`, `body.content`). */
   readonly flags?: Readonly<Record<string, FlagOverride>>
-  /** List tables: the fields shown, in order; `field:Header` names the header (else it is derived). */
-  readonly columns?: readonly string[]
+  /**
+   * List tables: the fields shown, in order; `field:Header` names the header (else it is derived);
+   * a `Column` makes its cells from the whole row (search hits).
+   */
+  readonly columns?: readonly (string | Column)[]
+  /** What a list with no items says, from the flags (default "No items."). */
+  readonly empty?: CommandSpec['empty']
   readonly textField?: string
   /** Text output as a table of a list inside the result, then a diff (`columns` are the table's). */
   readonly report?: CommandSpec['report']
@@ -154,7 +161,8 @@ function headerOf(field: string): string {
   return words(last ?? field).toUpperCase()
 }
 
-export function columnOf(spec: string): Column {
+export function columnOf(spec: string | Column): Column {
+  if (typeof spec !== 'string') return spec
   const [field = spec, header] = spec.split(':')
   return { field, header: header ?? headerOf(field) }
 }
@@ -167,13 +175,24 @@ export const artifactPositional: PositionalSpec = {
   description: 'The artifact: OWNER/PROJECT/SLUG, its URL, or its id',
 }
 
-/** The positionals of a command: an artifact path or URL stands for `--artifact-id`; a single other id flag may be given bare. */
-function positionalsOf(options: readonly OptionSpec[]): PositionalSpec[] {
-  if (options.some((o) => o.name === 'artifact-id')) return [artifactPositional]
+/**
+ * The positionals of a command: an artifact path or URL stands for `--artifact-id`; a single other
+ * id flag may be given bare; the words left stand for the flag whose override says `words`.
+ */
+function positionalsOf(options: readonly OptionSpec[], flags: CommandOverride['flags'] = {}): PositionalSpec[] {
+  const rest = options.filter((o) => o.to !== undefined && flags[o.to]?.words)
+  if (rest.length > 1) throw new Error(`Only one flag takes the words left, not ${rest.map((o) => `--${o.name}`).join(' and ')}`)
+  const words: PositionalSpec[] = rest.map((o) => ({
+    name: o.name,
+    kind: 'words',
+    flag: o.name,
+    description: `Every word left, joined with spaces as typed: the same as --${o.name}. A word with one dash (-draft) is a word, not a flag (-h is help); after -- every word is`,
+  }))
+  if (options.some((o) => o.name === 'artifact-id')) return [artifactPositional, ...words]
   const ids = options.filter((o) => o.required && o.to?.startsWith('params.') && o.name.endsWith('-id'))
   const [only] = ids
-  if (ids.length !== 1 || !only) return []
-  return [{ name: only.name.replace(/-id$/, ''), kind: 'id', flag: only.name, description: only.description }]
+  if (ids.length !== 1 || !only) return words
+  return [{ name: only.name.replace(/-id$/, ''), kind: 'id', flag: only.name, description: only.description }, ...words]
 }
 
 const limitCursor = (part: string) => part === 'query.limit' || part === 'query.cursor'
@@ -192,7 +211,7 @@ export function deriveCommand(operationId: OperationId, override: CommandOverrid
   const json: OptionSpec[] = override.json
     ? [{ name: 'json', type: 'string', description: 'The whole body as JSON: inline, @FILE, or - for standard input', to: 'body' }]
     : []
-  const positionals = positionalsOf(options)
+  const positionals = positionalsOf(options, override.flags)
   return {
     path: override.command,
     ...(override.aliases?.length ? { aliases: override.aliases } : {}),
@@ -204,6 +223,7 @@ export function deriveCommand(operationId: OperationId, override: CommandOverrid
     ...(op.hints.destructive ? { destructive: true } : {}),
     output: list ? 'list' : 'object',
     ...(override.columns ? { columns: override.columns.map(columnOf) } : {}),
+    ...(override.empty ? { empty: override.empty } : {}),
     ...(override.textField ? { textField: override.textField } : {}),
     ...(override.report ? { report: override.report } : {}),
     ...(override.says ? { says: override.says } : {}),

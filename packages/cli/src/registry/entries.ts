@@ -25,7 +25,7 @@ export const commandEntries: readonly CommandEntry[] = [
   ...groups('artifact'),
   own(edit),
   own(open),
-  ...groups('path', 'share', 'audit'),
+  ...groups('search', 'path', 'share', 'audit'),
   own(mcp),
   own(schema),
   own(completion),

@@ -1,4 +1,5 @@
 import type { CliOverrides } from './derive.ts'
+import { noHits, searchColumns } from './search-hits.ts'
 import type { Fields } from './types.ts'
 
 /*
@@ -265,6 +266,21 @@ export const operationCommands = {
     examples: [
       'quire artifact access set ada/notes/plan --public-view',
       'quire artifact access set ada/notes/plan --no-public-view --viewer-emails bob@example.com',
+    ],
+  },
+
+  searchArtifacts: {
+    command: ['search'],
+    summary: 'Search what you may read: titles, descriptions and content, best match first',
+    flags: { 'query.q': { name: 'query', words: true } },
+    columns: searchColumns,
+    empty: noHits,
+    examples: [
+      'quire search deploy checklist',
+      'quire search \'"deploy checklist" -staging\' --project ada/runbooks',
+      'quire search -- deploy -draft',
+      'quire search ERR_CONN_RESET --type md --versions all',
+      "quire search deploy --format json --jq '.items[].artifact.url'",
     ],
   },
 

@@ -127,7 +127,7 @@ export const open: CommandSpec = {
 }
 
 /**
- * `quire mcp`: the MCP server of `@quire/mcp` (the same 24 tools as the web app's `/mcp`) over
+ * `quire mcp`: the MCP server of `@quire/mcp` (the same 25 tools as the web app's `/mcp`) over
  * stdio, for MCP hosts that launch local servers. It calls no one operation of its own: each tool
  * call is a REST call made with the CLI's credential, named `mcp` in the audit trail.
  */

@@ -33,8 +33,9 @@ export interface PositionalSpec {
   /**
    * `artifact`: an artifact's id, `OWNER/PROJECT/SLUG` or its web URL, resolved to the id the
    * flag `--artifact-id` carries (either may be given). `id`: the value of the flag of this name.
+   * `words`: every word left, joined with spaces, as typed (`quire search deploy -draft`); last.
    */
-  readonly kind: 'artifact' | 'id'
+  readonly kind: 'artifact' | 'id' | 'words'
   /** The flag the positional stands for (`artifact-id`). */
   readonly flag: string
 }
@@ -45,10 +46,20 @@ export type Fields = Readonly<Record<string, unknown>>
 /** What a command prints on success (text mode; JSON mode always prints the value). */
 export type OutputShape = 'object' | 'list'
 
+/** A piece of a table cell's text; `match` is shown highlighted on a terminal (a search snippet's segments). */
+export interface Segment {
+  readonly text: string
+  readonly match: boolean
+}
+
 /** A column of a list table: a field (dotted for nested) and its header. */
 export interface Column {
   readonly field: string
   readonly header: string
+  /** The cell made from the whole row, in segments, instead of the field's value. */
+  readonly cell?: (row: Fields) => readonly Segment[]
+  /** On a terminal, this column takes the width the others leave, and its cells are cut to it with …. */
+  readonly fill?: boolean
 }
 
 /**
@@ -85,6 +96,8 @@ export interface CommandSpec {
   readonly output: OutputShape
   /** For text output of lists: the columns shown, in order. */
   readonly columns?: readonly Column[]
+  /** For text output of a list with no items: the line on standard error, from the flags (default "No items."). */
+  readonly empty?: (args: Fields) => string
   /** For text output of an object: print this field raw instead (content, a diff). */
   readonly textField?: string
   /**

@@ -102,7 +102,8 @@ export async function callOperation(context: CommandContext, args: Args): Promis
   if (spec.output === 'list') {
     // A page may say more than its items (the trail of a deleted artifact says so).
     const { items, nextCursor, ...extra } = value as { items: unknown[]; nextCursor: string | null }
-    return { kind: 'page', items, nextCursor, ...(Object.keys(extra).length ? { extra } : {}) }
+    const empty = items.length === 0 ? spec.empty?.(args) : undefined
+    return { kind: 'page', items, nextCursor, ...(Object.keys(extra).length ? { extra } : {}), ...(empty ? { empty } : {}) }
   }
   if (spec.report) {
     const { list, diff, note } = spec.report

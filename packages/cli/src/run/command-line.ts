@@ -142,6 +142,9 @@ export function knownFlags(spec: CommandSpec | undefined): Map<string, boolean> 
 
 const short: Readonly<Record<string, string>> = { h: 'help', y: 'yes' }
 
+/** The command takes every word left as one value (`quire search deploy -draft`). */
+const takesWords = (spec: CommandSpec | undefined) => spec?.positionals?.at(-1)?.kind === 'words'
+
 function commandName(path: readonly string[]): string {
   return ['quire', ...path].join(' ')
 }
@@ -164,6 +167,12 @@ export function read(argv: readonly string[], root: Node): Reading {
       positionals.push(...argv.slice(i + 1))
       rest.push(...argv.slice(i))
       break
+    }
+    // A command that takes the words left (`quire search`) takes `-draft` as one of them (an
+    // excluded word): a single dash names no flag of quire's but `-h` and, where it applies, `-y`.
+    if (takesWords(node.spec) && /^-[^-]/.test(word) && !known.has(short[word.slice(1)] ?? '')) {
+      positionals.push(word)
+      continue
     }
     if (word.startsWith('-') && word !== '-') {
       const name = word.startsWith('--') ? (word.slice(2).split('=')[0] ?? '') : (short[word.slice(1)] ?? word.slice(1))

@@ -42,6 +42,8 @@ export interface Io {
   readonly stdinIsTty: boolean
   readonly stdoutIsTty: boolean
   readonly stderrIsTty: boolean
+  /** The terminal's width in columns, when standard output is a terminal that says. */
+  readonly stdoutColumns?: number
   /** All of standard input, as text. */
   readonly readStdin: () => Promise<string>
 }
@@ -81,6 +83,8 @@ export type CommandResult =
       readonly items: readonly unknown[]
       readonly nextCursor: string | null
       readonly extra?: Readonly<Record<string, unknown>>
+      /** What text mode says when there are no items (the command's `empty`). */
+      readonly empty?: string
     }
   /** Every item across pages (--ndjson). */
   | { readonly kind: 'stream'; readonly items: AsyncIterable<unknown> }

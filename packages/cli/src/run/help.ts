@@ -63,7 +63,12 @@ function scopesSection(spec: CommandSpec): string[] {
 
 function commandHelp(spec: CommandSpec): string[] {
   const positionals = spec.positionals ?? []
-  const usage = ['quire', ...spec.path, ...positionals.map((p) => `[${p.name.toUpperCase()}]`), '[flags]'].join(' ')
+  const usage = [
+    'quire',
+    ...spec.path,
+    ...positionals.map((p) => `[${p.name.toUpperCase()}${p.kind === 'words' ? '...' : ''}]`),
+    '[flags]',
+  ].join(' ')
   const own = [
     ...spec.options.map((option) => {
       const requirement = requirementOf(spec, option)

@@ -20,9 +20,14 @@ import { renderer } from './output.ts'
 import { parseFlags } from './parse-flags.ts'
 import { redact } from './redact.ts'
 
-/** The positionals, onto the flags they stand for; a value given both ways must agree. */
-function withPositionals(spec: CommandSpec, args: Args, words: readonly string[]): Args {
+/**
+ * The positionals, onto the flags they stand for; a value given both ways must agree. A `words`
+ * positional (the last) takes every word left, joined with spaces as typed.
+ */
+function withPositionals(spec: CommandSpec, args: Args, typed: readonly string[]): Args {
   const positionals = spec.positionals ?? []
+  const rest = positionals.at(-1)?.kind === 'words' ? positionals.length - 1 : -1
+  const words = rest >= 0 && typed.length > rest ? [...typed.slice(0, rest), typed.slice(rest).join(' ')] : typed
   if (words.length > positionals.length)
     throw new CliError('usage', `Unexpected argument "${words[positionals.length]}" for "quire ${spec.path.join(' ')}".`, {
       hint: positionals.length
@@ -103,6 +108,7 @@ export function processIo(): Io {
     stdinIsTty: isatty(0),
     stdoutIsTty: isatty(1),
     stderrIsTty: isatty(2),
+    ...(isatty(1) && process.stdout.columns > 0 ? { stdoutColumns: process.stdout.columns } : {}),
     readStdin: async () => {
       const chunks: Buffer[] = []
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer)

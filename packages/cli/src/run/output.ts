@@ -1,18 +1,20 @@
 import { operations } from '@quire/core/contract'
 import { builtin } from '../builtin.ts'
 import { columnOf, words } from '../registry/derive.ts'
-import type { Column, CommandSpec, Fields } from '../registry/types.ts'
+import type { Column, CommandSpec, Fields, Segment } from '../registry/types.ts'
 import { CliError } from './cli-error.ts'
 import type { CommandResult, Globals, Io } from './context.ts'
 import { exitCodes } from './exit-codes.ts'
 import { redact } from './redact.ts'
+import { columnWidths, cut, printable, segmentsWidth } from './table.ts'
 
 /**
  * Rendering. Data goes to standard output, everything else to standard error. JSON mode writes
  * exactly one JSON document (NDJSON: one per line), narrowed by --fields and filtered by --jq.
  * Text mode is for people: a write says in one line what happened, a list is a table with
  * readable headers, an object is its non-empty fields; times are relative on a terminal and ISO
- * otherwise; a diff is coloured on a terminal. Colour only on a terminal, never with NO_COLOR.
+ * otherwise; a diff is coloured on a terminal, and so are a search's matches (bold red, as grep
+ * marks them). Colour only on a terminal, never with NO_COLOR.
  */
 export interface Renderer {
   result(spec: CommandSpec, result: CommandResult): Promise<void>
@@ -111,6 +113,7 @@ export function renderer(globals: Globals, io: Io, options: { readonly color: bo
   const green = paint('green')
   const cyan = paint('cyan')
   const dim = paint('dim')
+  const match = paint(['bold', 'red'])
 
   /** One value as a table cell or after a label: times relative on a terminal, objects by their label. */
   const show = (value: unknown): string => {
@@ -129,15 +132,33 @@ export function renderer(globals: Globals, io: Io, options: { readonly color: bo
     return String(value).replace(/[\r\n\t]+/g, ' ')
   }
 
+  /** A row's cell: the column's own segments, or the field's value as one. */
+  const cellOf = (column: Column, row: unknown): Segment[] =>
+    (column.cell ? column.cell(row as Fields) : [{ text: show(get(row, column.field)), match: false }]).map((s) => ({
+      text: printable(s.text),
+      match: s.match,
+    }))
+
+  /** Columns as wide as their cells (a filling one fitted to the terminal), cut with …; matches painted. */
   const table = (columns: readonly Column[], rows: readonly unknown[]): string => {
-    const cells = rows.map((row) => columns.map((c) => show(get(row, c.field))))
-    const widths = columns.map((c, i) => Math.min(60, Math.max(c.header.length, ...cells.map((r) => (r[i] ?? '').length))))
-    const line = (values: readonly string[]) =>
+    const headers = columns.map((c): Segment[] => [{ text: c.header, match: false }])
+    const cells = rows.map((row) => columns.map((c) => cellOf(c, row)))
+    const natural = columns.map((_, i) => Math.max(...[headers, ...cells].map((r) => segmentsWidth(r[i] ?? []))))
+    const widths = columnWidths(
+      natural,
+      columns.findIndex((c) => c.fill),
+      io.stdoutColumns,
+    )
+    const line = (values: readonly Segment[][]) =>
       values
-        .map((v, i) => (v.length > (widths[i] ?? 0) ? `${v.slice(0, (widths[i] ?? 1) - 1)}…` : v.padEnd(widths[i] ?? 0)))
+        .map((value, i) => {
+          const shown = cut(value, widths[i] ?? 0)
+          const text = shown.map((s) => (s.match ? match(s.text) : s.text)).join('')
+          return i === values.length - 1 ? text : text + ' '.repeat(Math.max(0, (widths[i] ?? 0) - segmentsWidth(shown)))
+        })
         .join('  ')
         .trimEnd()
-    return [bold(line(columns.map((c) => c.header))), ...cells.map(line)].join('\n')
+    return [bold(line(headers)), ...cells.map(line)].join('\n')
   }
 
   /** An object's non-empty fields, one per line, labels aligned. */
@@ -211,7 +232,7 @@ export function renderer(globals: Globals, io: Io, options: { readonly color: bo
         }
         case 'page': {
           const columns = fields ? fields.map(columnOf) : (spec.columns ?? Object.keys((result.items[0] as object) ?? {}).map(columnOf))
-          if (result.items.length === 0) io.stderr(`${dim('No items.')}\n`)
+          if (result.items.length === 0) io.stderr(`${dim(result.empty ?? 'No items.')}\n`)
           else write(table(columns, result.items))
           const deleted = result.extra?.deletedArtifact as { deletedAt?: string } | undefined
           if (deleted?.deletedAt)

@@ -68,6 +68,17 @@ export {
 export { Health } from './schemas/health.ts'
 export { CreateProjectBody, Project, ProjectPathParams, ProjectSlugAvailability, ProjectSlugParams } from './schemas/project.ts'
 export {
+  SEARCH_QUERY_MAX_LENGTH,
+  SEARCH_QUERY_MAX_TERMS,
+  SEARCH_SNIPPETS_PER_HIT,
+  type SearchField,
+  SearchHit,
+  SearchQuery,
+  Snippet,
+  SnippetSegment,
+  searchFields,
+} from './schemas/search.ts'
+export {
   CreatedShareLink,
   CreateShareLinkBody,
   ShareLink,

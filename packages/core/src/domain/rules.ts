@@ -31,6 +31,8 @@ export const webPaths = {
   mcp: 'mcp',
   new: 'new',
   raw: 'raw',
+  /** Searching what the signed-in person may read (`/search?q=`). */
+  search: 'search',
   /** Share links, `/s/<secret>`. */
   shareLink: 's',
   settings: 'settings',
@@ -70,7 +72,6 @@ export const reservedSlugs: ReadonlySet<string> = new Set([
   'public',
   'quire',
   'root',
-  'search',
   'security',
   'signin',
   'signout',

@@ -1,6 +1,7 @@
 import type { AccountStore, ApiKeyStore, InvitationStore, WorkspaceStore } from './accounts.ts'
 import type { AdmissionCache } from './admissions.ts'
 import type { AgentStore } from './agents.ts'
+import type { SearchStore } from './search.ts'
 import type { OAuthStore, SignInStore } from './sign-in.ts'
 import type { ArtifactStore, AuditStore, CredentialStore, HealthProbe, IdempotencyStore, ProjectStore, ShareLinkStore } from './stores.ts'
 
@@ -20,6 +21,8 @@ export interface CoreStores {
   readonly oauth: OAuthStore
   /** Agent registrations (the auth.md layer) and their tokens. */
   readonly agents: AgentStore
+  /** The search index: artifacts found by their text, within what the caller may read. */
+  readonly search: SearchStore
   readonly audit: AuditStore
   readonly idempotency: IdempotencyStore
   readonly admissions: AdmissionCache

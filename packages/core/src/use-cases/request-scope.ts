@@ -127,6 +127,7 @@ const reads: { readonly [S in keyof CoreStores]?: readonly (keyof CoreStores[S] 
   projects: ['listForUser', 'listForWorkspace', 'slugTaken'],
   workspaces: ['listForUser', 'listMembers'],
   audit: ['listForArtifact', 'listForAccount', 'listForWorkspace'],
+  search: ['find'],
   // The process's own memory of recent admissions; every write re-checks them in the database.
   admissions: ['get', 'remember', 'forget'],
   health: ['ping'],
@@ -150,6 +151,7 @@ const storeNames: { readonly [S in keyof CoreStores]: true } = {
   signIn: true,
   oauth: true,
   agents: true,
+  search: true,
   audit: true,
   idempotency: true,
   admissions: true,

@@ -11,9 +11,10 @@ const previewable = { dryRun: 'query.dryRun' as const }
 
 /**
  * THE tool table: the 22 tools of the spec ("MCP"), in the spec's order, the catch-up tool of
- * issue 18 (`get_artifact_changes`, after diff_artifact_versions) and one project's artifacts of
- * issue 29 (`list_project_artifacts`, after list_workspace_artifacts): 24 tools, each naming the
- * operation of the operation table it runs. Both transports (Streamable HTTP in the web app,
+ * issue 18 (`get_artifact_changes`, after diff_artifact_versions), one project's artifacts of
+ * issue 29 (`list_project_artifacts`, after list_workspace_artifacts) and the search of issue 32
+ * (`search_artifacts`, after it): 25 tools, each naming the operation of the operation table it
+ * runs. Both transports (Streamable HTTP in the web app,
  * stdio in `quire mcp`) serve exactly these.
  */
 export const tools = [
@@ -92,6 +93,23 @@ export const tools = [
       'Lists the artifacts of one project that you may read (`ownerUsername`/`projectSlug`, as in its URL https://…/ana/notes), newest first: every one in a workspace you belong to; elsewhere the public ones and those shared with your verified email. A project where you may read nothing is not found, like one that does not exist. Paginated: pass `nextCursor` back as `cursor`.',
     operation: 'listProjectArtifacts',
     fields: { ownerUsername: 'params.owner', projectSlug: 'params.projectSlug' },
+    extensions: page,
+  }),
+  // Beyond the spec: search (issue 32), after the lists it saves paging through.
+  defineTool({
+    name: 'search_artifacts',
+    title: 'Search artifacts',
+    description:
+      'Finds artifacts by what they say: searches the title, description and content of every artifact you may read (your workspaces\' and those shared with your verified email; not other people\'s merely public ones), best match first. `query` is web-search syntax: words (all must match, in any form), "quoted phrases", -excluded words, `or` between alternatives; identifiers such as ERR_CONN_RESET and Chinese, Japanese or Korean text match as substrings. Narrow with `ownerUsername`, `project` (`OWNER/PROJECT`), `type` and `updatedAfter`; `versions: "all"` searches older versions too (`version` names the one that matched). Each hit is the artifact (its `id`, `url`, `latestVersion`) and up to 3 snippets: segments whose `match: true` text is what the query found, and for content the `line` it starts on. Read a hit with get_artifact_content (or get_artifact for its metadata). Paginated: pass `nextCursor` back as `cursor` with the same query.',
+    operation: 'searchArtifacts',
+    fields: {
+      query: 'query.q',
+      ownerUsername: 'query.owner',
+      project: 'query.project',
+      type: 'query.type',
+      updatedAfter: 'query.updatedAfter',
+      versions: 'query.versions',
+    },
     extensions: page,
   }),
   defineTool({

@@ -1,6 +1,7 @@
 import type { PrincipalUser } from '@quire/core'
 import type { Artifact, Project, Workspace } from '@quire/core/contract'
 import { html, type SafeHtml } from '@quire/render'
+import { accessBadges } from '../access-badges.ts'
 import { type Listing, projectList, workspaceList } from '../browse.ts'
 import { layout } from '../layout.ts'
 import { artifactPath, projectPath, projectRef, webRoutes } from '../web-routes.ts'
@@ -24,14 +25,6 @@ export interface SignedInHomeView extends Addresses {
   readonly overview: HomeOverview | null
 }
 
-/** Who may read an artifact, in the words of its page; anyone-may-edit is said too, being rarer and wider. */
-function access(artifact: Artifact): SafeHtml {
-  const { publicView, publicEdit } = artifact.access
-  return html`${publicView ? html`<span class="badge">Public</span>` : html`<span class="badge private">Private</span>`}${
-    publicEdit ? html`<span class="badge">Anyone signed in can edit</span>` : null
-  }`
-}
-
 /** One row per artifact: type, title (the link), its project (a link), version, access, last change. */
 function recentList(artifacts: readonly Artifact[], now: Date): SafeHtml {
   return html`<ul class="listing home-recent-list">
@@ -40,7 +33,7 @@ ${artifacts.map(
   <span class="type-tag" title="Type">${a.type}</span>
   <div class="listing-main">
     <a class="listing-title" href="${artifactPath(a)}">${a.title}</a>
-    <p class="listing-meta"><a class="listing-project" href="${projectPath({ ownerUsername: a.ownerUsername, slug: a.projectSlug })}">${a.ownerUsername} / ${a.projectSlug}</a><span title="Latest version">v${a.latestVersion}</span>${access(a)}<span>Changed ${changedWhen(a.updatedAt, now)}</span></p>
+    <p class="listing-meta"><a class="listing-project" href="${projectPath({ ownerUsername: a.ownerUsername, slug: a.projectSlug })}">${a.ownerUsername} / ${a.projectSlug}</a><span title="Latest version">v${a.latestVersion}</span>${accessBadges(a)}<span>Changed ${changedWhen(a.updatedAt, now)}</span></p>
   </div>
 </li>
 `,

@@ -10,6 +10,7 @@ import * as idempotencyWindow from './0006-idempotency-window.ts'
 import * as agentAuth from './0007-agent-auth.ts'
 import * as agentNames from './0008-agent-names.ts'
 import * as agentScopeRequests from './0009-agent-scope-requests.ts'
+import * as search from './0010-search.ts'
 
 /** Every migration, in order. One set runs on PostgreSQL and on PGlite alike. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007-agent-auth': agentAuth,
   '0008-agent-names': agentNames,
   '0009-agent-scope-requests': agentScopeRequests,
+  '0010-search': search,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -12,6 +12,7 @@ import { type Kysely, sql } from 'kysely'
 import { auditFrom } from '../audit.ts'
 import { isUniqueViolation } from '../pg-errors.ts'
 import type { Database } from '../schema.ts'
+import { searchRowFrom } from '../search-index.ts'
 import { guardCondition, workspaceGuardCondition } from './guard.ts'
 import type { ImmutableCache } from './immutable-cache.ts'
 import { idempotencyFrom, withClauses } from './writes.ts'
@@ -42,7 +43,7 @@ function refusal(error: unknown): WriteRefusal | null {
   return null
 }
 
-/** Artifact, first version, content, audit event and idempotency record: one statement. */
+/** Artifact, first version, content, search index row, audit event and idempotency record: one statement. */
 export async function createArtifact(
   db: Kysely<Database>,
   cache: ImmutableCache,
@@ -56,12 +57,13 @@ export async function createArtifact(
       ${a.description}::text, ${a.publicView}::boolean, ${a.publicEdit}::boolean, ${[...a.viewerEmails]}::text[], 1,
       ${a.createdAt}::timestamptz, ${a.updatedAt}::timestamptz, ${a.createdBy.kind}::text, ${a.createdBy.id}::text, ${a.createdBy.label}::text
     WHERE ${workspaceGuardCondition(cmd.guard, sql`${a.workspaceId}::text`)}
-    RETURNING id`
+    RETURNING id, workspace_id, title, description`
   try {
     const { rows } = await sql<{ id: string }>`${withClauses([
       ['art', insertArtifact],
       ['ct', contentFrom('art', cmd.version.sha256, cmd.content, cmd.version.size, cmd.version.createdAt)],
       ['ver', versionFrom('art', cmd.version)],
+      ['idx', searchRowFrom('art', cmd.version, cmd.content)],
       ['audit', auditFrom('art', cmd.audit)],
       ['idem', idempotencyFrom('art', cmd.idempotency)],
     ])} SELECT id FROM art`.execute(db)
@@ -78,7 +80,7 @@ export async function createArtifact(
 /**
  * Appends a version conditional on the head: the UPDATE matches only while `latest_version`
  * equals the expectation, so of any number of concurrent appends exactly one wins and version
- * numbers stay contiguous. The version, content, audit event and idempotency record are written
+ * numbers stay contiguous. The version, content, search index row, audit event and idempotency record are written
  * by the same statement, only when the head moved.
  */
 export async function appendVersion(db: Kysely<Database>, cache: ImmutableCache, cmd: AppendVersionCommand): Promise<AppendOutcome> {
@@ -86,12 +88,13 @@ export async function appendVersion(db: Kysely<Database>, cache: ImmutableCache,
   const head = sql`UPDATE artifacts SET latest_version = latest_version + 1, updated_at = ${v.createdAt}::timestamptz
     WHERE id = ${cmd.artifactId}::text AND deleted_at IS NULL AND latest_version = ${cmd.expectedLatestVersion}::int
       AND ${guardCondition(cmd.guard)}
-    RETURNING id`
+    RETURNING id, workspace_id, title, description`
   try {
     const { rows } = await sql<{ written: number }>`${withClauses([
       ['head', head],
       ['ct', cmd.content === null ? null : contentFrom('head', v.sha256, cmd.content, v.size, v.createdAt)],
       ['ver', versionFrom('head', v)],
+      ['idx', searchRowFrom('head', v, cmd.content)],
       ['audit', auditFrom('head', cmd.audit)],
       ['idem', idempotencyFrom('head', cmd.idempotency)],
     ])} SELECT count(*)::int AS written FROM head`.execute(db)

@@ -5,6 +5,7 @@ import { artifactOperations } from './artifacts.ts'
 import { auditOperations } from './audit.ts'
 import { profileOperations } from './profile.ts'
 import { projectOperations } from './projects.ts'
+import { searchOperations } from './search.ts'
 import { sharingOperations } from './sharing.ts'
 import { systemOperations } from './system.ts'
 import { versionOperations } from './versions.ts'
@@ -22,6 +23,7 @@ export const operations = {
   ...workspaceOperations,
   ...projectOperations,
   ...artifactOperations,
+  ...searchOperations,
   ...versionOperations,
   ...sharingOperations,
   ...auditOperations,

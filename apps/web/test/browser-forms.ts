@@ -1,8 +1,41 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type { Page } from 'playwright-core'
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
+import { signInWithBrowser, type TestWeb } from './helper.ts'
 
-/** Driving the web app's forms in Chromium: submit and land, and what a page lacks for its readers. */
+/** Driving the web app's forms in Chromium: who is signed in, submit and land, and what a page lacks for its readers. */
+
+/** The browser contexts a test file opens, signed in or not; `close()` closes every one (in `afterAll`). */
+export class BrowserSessions {
+  readonly #opened: BrowserContext[] = []
+  readonly #browser: Browser
+  readonly #web: TestWeb
+
+  constructor(browser: Browser, web: TestWeb) {
+    this.#browser = browser
+    this.#web = web
+  }
+
+  /** A fresh context, signed out. */
+  async fresh(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+    const context = await this.#browser.newContext(options)
+    this.#opened.push(context)
+    return context
+  }
+
+  /** A fresh context signed in as `email` (through the development provider). */
+  async signedIn(email: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+    const context = await this.fresh(options)
+    const page = await context.newPage()
+    await signInWithBrowser(page, this.#web, email)
+    await page.close()
+    return context
+  }
+
+  async close(): Promise<void> {
+    for (const context of this.#opened) await context.close().catch(() => {})
+  }
+}
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 

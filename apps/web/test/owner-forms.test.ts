@@ -9,10 +9,10 @@
  */
 import { createServer, type Server } from 'node:http'
 import { testEngine } from '@quire/testing/test-database'
-import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core'
+import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seriousViolations, submit, unlabelled } from './browser-forms.ts'
-import { browserTimeout, freePort, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { BrowserSessions, seriousViolations, submit, unlabelled } from './browser-forms.ts'
+import { browserTimeout, freePort, launchChromium, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
 const OWNER_EMAIL = 'forms.owner@example.com'
@@ -22,7 +22,7 @@ const STRANGER_EMAIL = 'forms.stranger@example.com'
 let web: TestWeb
 let owner: Awaited<ReturnType<typeof userWithKey>>
 let browser: Browser
-const contexts: BrowserContext[] = []
+let sessions: BrowserSessions
 let ownerContext: BrowserContext
 
 beforeAll(async () => {
@@ -30,10 +30,11 @@ beforeAll(async () => {
   owner = await userWithKey(web, OWNER_EMAIL)
   await api('POST', '/api/projects', { ownerUsername: owner.username, slug: 'guides', title: 'Guides', icon: 'G' })
   browser = await launchChromium()
-  ownerContext = await signedIn(OWNER_EMAIL)
+  sessions = new BrowserSessions(browser, web)
+  ownerContext = await sessions.signedIn(OWNER_EMAIL)
 }, browserTimeout())
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {})
+  await sessions?.close()
   await browser?.close()
   await web?.close()
 })
@@ -81,16 +82,6 @@ async function latest(id: string) {
     changelog: versions[0]?.changelog,
     restoredFrom: versions[0]?.restoredFrom,
   }
-}
-
-/** A fresh browser context signed in as `email`. */
-async function signedIn(email: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext(options)
-  contexts.push(context)
-  const page = await context.newPage()
-  await signInWithBrowser(page, web, email)
-  await page.close()
-  return context
 }
 
 /** A new tab of the owner's signed-in browser. */
@@ -206,7 +197,7 @@ describe(`a new version from the browser (${testEngine})`, { timeout: browserTim
 
   it('works with JavaScript disabled', async () => {
     const { id, path } = await artifact('no-script', ['before\n'])
-    const context = await signedIn(OWNER_EMAIL, { javaScriptEnabled: false })
+    const context = await sessions.signedIn(OWNER_EMAIL, { javaScriptEnabled: false })
     const page = await context.newPage()
     await page.goto(`${web.url}${path}/edit`)
     await page.fill('#content', 'written without script\n')
@@ -364,8 +355,7 @@ describe(`access settings and share links (${testEngine})`, { timeout: browserTi
     expect(await page.textContent('.share-links')).toContain('Editor')
     expect(await page.textContent('.share-links')).toContain('Active')
     // The URL opens the private artifact in a browser that never signed in.
-    const fresh = await browser.newContext()
-    contexts.push(fresh)
+    const fresh = await sessions.fresh()
     const reader = await fresh.newPage()
     expect((await reader.goto(url))?.status()).toBe(200)
     expect(await reader.textContent('h1')).toContain('Title of shared')
@@ -404,7 +394,7 @@ describe(`who sees the owner's controls, and who is refused (${testEngine})`, { 
 
   it('gives an allowlisted viewer no controls and refuses their forms and posts with 403, changing nothing', async () => {
     const { id, path } = await artifact('viewed', ['read only\n'], { viewerEmails: [VIEWER_EMAIL] })
-    const context = await signedIn(VIEWER_EMAIL)
+    const context = await sessions.signedIn(VIEWER_EMAIL)
     const page = await context.newPage()
     expect((await page.goto(`${web.url}${path}`))?.status()).toBe(200)
     expect(await page.locator('.artifact-actions a').allTextContents()).toEqual(['Raw', 'History'])
@@ -434,7 +424,7 @@ describe(`who sees the owner's controls, and who is refused (${testEngine})`, { 
   it('answers a stranger 404 everywhere, a public artifact’s forms 403, and changes nothing', async () => {
     const hidden = await artifact('hidden', ['secret\n'])
     const open = await artifact('open', ['public\n'], { publicView: true })
-    const context = await signedIn(STRANGER_EMAIL)
+    const context = await sessions.signedIn(STRANGER_EMAIL)
     const page = await context.newPage()
     const csrf = await csrfTokenOf(context)
     for (const form of ['', '/edit', '/delete', '/settings']) {
@@ -471,8 +461,7 @@ describe(`who sees the owner's controls, and who is refused (${testEngine})`, { 
     })
     expect(post.status).toBe(401)
     // Signing in from the redirect lands on the form.
-    const context = await browser.newContext()
-    contexts.push(context)
+    const context = await sessions.fresh()
     const page = await context.newPage()
     await page.goto(`${web.url}${path}/edit`)
     await page.fill('#email', OWNER_EMAIL)
@@ -485,7 +474,7 @@ describe(`who sees the owner's controls, and who is refused (${testEngine})`, { 
 describe(`CSRF (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('refuses a post without the session’s token, or with another one, with 403 and nothing changed', async () => {
     const { id, path } = await artifact('csrf', ['kept\n'])
-    for (const token of [undefined, 'not-the-token', await csrfTokenOf(await signedIn(STRANGER_EMAIL))]) {
+    for (const token of [undefined, 'not-the-token', await csrfTokenOf(await sessions.signedIn(STRANGER_EMAIL))]) {
       const form: Record<string, string> = { content: 'forged\n', expectedLatestVersion: '1', ...(token ? { _csrf: token } : {}) }
       const edit = await ownerContext.request.post(`${web.url}${path}/edit`, { form })
       expect(edit.status(), String(token)).toBe(403)
@@ -533,7 +522,7 @@ describe(`labels and accessibility of the forms (${testEngine})`, { timeout: bro
   it('labels every field and has no serious axe violation on the edit, conflict, delete, settings, created-link and history pages', async () => {
     const { id, path } = await artifact('a11y', ['one\n', 'two\n'])
     // axe is injected as a script, which the pages' CSP forbids: this context bypasses it.
-    const context = await signedIn(OWNER_EMAIL, { bypassCSP: true })
+    const context = await sessions.signedIn(OWNER_EMAIL, { bypassCSP: true })
     const page = await context.newPage()
     const check = async (name: string) => {
       expect(await unlabelled(page), name).toEqual([])

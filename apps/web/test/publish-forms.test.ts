@@ -8,10 +8,10 @@
  * forms work without JavaScript, are refused cross-site or without the CSRF token, and pass axe.
  */
 import { testEngine } from '@quire/testing/test-database'
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seriousViolations, submit, unlabelled } from './browser-forms.ts'
-import { browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { BrowserSessions, seriousViolations, submit, unlabelled } from './browser-forms.ts'
+import { browserTimeout, launchChromium, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
 const OWNER_EMAIL = 'publish.owner@example.com'
@@ -22,7 +22,7 @@ let owner: Awaited<ReturnType<typeof userWithKey>>
 let member: Awaited<ReturnType<typeof userWithKey>>
 let browser: Browser
 let ownerContext: BrowserContext
-const contexts: BrowserContext[] = []
+let sessions: BrowserSessions
 
 beforeAll(async () => {
   web = await startTestWeb({ api: true })
@@ -43,23 +43,14 @@ beforeAll(async () => {
   })
   await restCall(web, member.token, 'POST', `/api/workspace-invitations/${invitation.id}/accept`)
   browser = await launchChromium()
-  ownerContext = await signedIn(OWNER_EMAIL)
+  sessions = new BrowserSessions(browser, web)
+  ownerContext = await sessions.signedIn(OWNER_EMAIL)
 }, browserTimeout())
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {})
+  await sessions?.close()
   await browser?.close()
   await web?.close()
 })
-
-/** A fresh browser context signed in as `email`. */
-async function signedIn(email: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext(options)
-  contexts.push(context)
-  const page = await context.newPage()
-  await signInWithBrowser(page, web, email)
-  await page.close()
-  return context
-}
 
 const publish = 'button[name="intent"][value="publish"]'
 const preview = 'button[name="intent"][value="preview"]'
@@ -167,7 +158,7 @@ describe(`a new artifact from the browser (${testEngine})`, { timeout: browserTi
   })
 
   it('by upload, without JavaScript: the type, slug and title come from the file', async () => {
-    const context = await signedIn(OWNER_EMAIL, { javaScriptEnabled: false })
+    const context = await sessions.signedIn(OWNER_EMAIL, { javaScriptEnabled: false })
     const page = await context.newPage()
     await page.goto(`${web.url}/new?project=${owner.username}/guides`)
     await page.setInputFiles('#file', {
@@ -245,7 +236,7 @@ describe(`a new artifact from the browser (${testEngine})`, { timeout: browserTi
   })
 
   it('a member who may not set access is not offered the fields, and is refused when posting them anyway', async () => {
-    const context = await signedIn(MEMBER_EMAIL)
+    const context = await sessions.signedIn(MEMBER_EMAIL)
     const page = await context.newPage()
     await page.goto(`${web.url}/publish-team/handbook`)
     await Promise.all([page.waitForNavigation(), page.click('a:has-text("New artifact")')])
@@ -306,7 +297,7 @@ describe(`a new artifact from the browser (${testEngine})`, { timeout: browserTi
 
 describe(`a first visit (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('a person signed in for the first time publishes a document and shares it, never leaving the browser', async () => {
-    const context = await signedIn('first.visit@example.com')
+    const context = await sessions.signedIn('first.visit@example.com')
     const page = await context.newPage()
     await page.goto(`${web.url}/`)
     expect(await page.textContent('#start-heading')).toBe('Start with a project')
@@ -321,17 +312,17 @@ describe(`a first visit (${testEngine})`, { timeout: browserTimeout() }, () => {
     const path = new URL(page.url()).pathname
     expect(await page.textContent('.document h1')).toContain('Hello')
     // The friend signs in with that address and reads it; a stranger does not.
-    const friend = await (await signedIn('friend@example.com')).newPage()
+    const friend = await (await sessions.signedIn('friend@example.com')).newPage()
     expect((await friend.goto(`${web.url}${path}`))?.status()).toBe(200)
     expect(await friend.textContent('.document')).toContain('First words.')
-    const stranger = await (await signedIn('stranger.first@example.com')).newPage()
+    const stranger = await (await sessions.signedIn('stranger.first@example.com')).newPage()
     expect((await stranger.goto(`${web.url}${path}`))?.status()).toBe(404)
   })
 })
 
 describe(`labels and accessibility of the create forms (${testEngine})`, { timeout: browserTimeout() }, () => {
   it('labels every field and has no serious axe violation, fresh, checked, previewed and refused', async () => {
-    const context = await signedIn(OWNER_EMAIL, { bypassCSP: true })
+    const context = await sessions.signedIn(OWNER_EMAIL, { bypassCSP: true })
     const page = await context.newPage()
     await page.goto(`${web.url}/new/project`)
     expect(await problems(page), 'new project').toEqual([])

@@ -9,10 +9,10 @@
  * field is labelled, and the header keeps to a phone's width.
  */
 import { testEngine } from '@quire/testing/test-database'
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seriousViolations, submit, unlabelled } from './browser-forms.ts'
-import { browserTimeout, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { BrowserSessions, seriousViolations, submit, unlabelled } from './browser-forms.ts'
+import { browserTimeout, launchChromium, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
 const OWNER_EMAIL = 'search.owner@example.com'
@@ -25,7 +25,7 @@ let owner: Awaited<ReturnType<typeof userWithKey>>
 let browser: Browser
 let ownerContext: BrowserContext
 let strangerContext: BrowserContext
-const contexts: BrowserContext[] = []
+let sessions: BrowserSessions
 
 /** Publishes a Markdown document in the owner's `runbooks` project over REST. */
 async function publish(slug: string, title: string, content: string, publicView = false): Promise<{ id: string }> {
@@ -72,25 +72,16 @@ beforeAll(async () => {
   })
   for (let i = 1; i <= MANY; i++) await publish(`gazette-${i}`, `Gazette ${i}`, `# Gazette ${i}\n\nThe quokka report, issue ${i}.\n`)
   browser = await launchChromium()
+  sessions = new BrowserSessions(browser, web)
   // Without the pages' CSP: axe runs in the page, and markup in a passage must stay text by escaping alone.
-  ownerContext = await signedIn(OWNER_EMAIL, { bypassCSP: true })
-  strangerContext = await signedIn(STRANGER_EMAIL, { bypassCSP: true })
+  ownerContext = await sessions.signedIn(OWNER_EMAIL, { bypassCSP: true })
+  strangerContext = await sessions.signedIn(STRANGER_EMAIL, { bypassCSP: true })
 }, browserTimeout())
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {})
+  await sessions?.close()
   await browser?.close()
   await web?.close()
 })
-
-/** A fresh browser context signed in as `email`. */
-async function signedIn(email: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext(options)
-  contexts.push(context)
-  const page = await context.newPage()
-  await signInWithBrowser(page, web, email)
-  await page.close()
-  return context
-}
 
 /** Serious and critical axe violations, and fields without a label. */
 async function problems(page: Page): Promise<string[]> {
@@ -225,8 +216,7 @@ describe(`what a search may not show (${testEngine})`, { timeout: browserTimeout
   })
 
   it('sends a visitor to sign in first, and back to the search', async () => {
-    const context = await browser.newContext()
-    contexts.push(context)
+    const context = await sessions.fresh()
     const page = await context.newPage()
     await page.goto(`${web.url}/search?q=deploy`)
     await page.waitForURL(/\/dev-oidc\/interaction\//)
@@ -290,7 +280,7 @@ describe(`the states of the search page (${testEngine})`, { timeout: browserTime
   })
 
   it('keeps the header and its box within a phone’s width', async () => {
-    const context = await signedIn(OWNER_EMAIL, { viewport: { width: 390, height: 844 }, bypassCSP: true })
+    const context = await sessions.signedIn(OWNER_EMAIL, { viewport: { width: 390, height: 844 }, bypassCSP: true })
     const page = await context.newPage()
     for (const path of ['/', `/search?q=deploy`]) {
       await page.goto(`${web.url}${path}`)

@@ -9,8 +9,8 @@
 import { testEngine } from '@quire/testing/test-database'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { submit } from './browser-forms.ts'
-import { browserTimeout, databaseDump, launchChromium, signInWithBrowser, startTestWeb, type TestWeb } from './helper.ts'
+import { BrowserSessions, submit } from './browser-forms.ts'
+import { browserTimeout, databaseDump, launchChromium, startTestWeb, type TestWeb } from './helper.ts'
 import { restCall, userWithKey } from './mcp-helper.ts'
 
 const OWNER_EMAIL = 'preview.owner@example.com'
@@ -20,7 +20,7 @@ const STRANGER_EMAIL = 'preview.stranger@example.com'
 let web: TestWeb
 let owner: Awaited<ReturnType<typeof userWithKey>>
 let browser: Browser
-const contexts: BrowserContext[] = []
+let sessions: BrowserSessions
 let ownerContext: BrowserContext
 
 beforeAll(async () => {
@@ -28,10 +28,11 @@ beforeAll(async () => {
   owner = await userWithKey(web, OWNER_EMAIL)
   await api('POST', '/api/projects', { ownerUsername: owner.username, slug: 'drafts', title: 'Drafts', icon: 'D' })
   browser = await launchChromium()
-  ownerContext = await signedIn(OWNER_EMAIL)
+  sessions = new BrowserSessions(browser, web)
+  ownerContext = await sessions.signedIn(OWNER_EMAIL)
 }, browserTimeout())
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {})
+  await sessions?.close()
   await browser?.close()
   await web?.close()
 })
@@ -63,16 +64,6 @@ async function stored(id: string) {
   const content = (await api('GET', `/api/artifacts/${id}/content`)).content as string
   const audit = (await api('GET', `/api/audit-events?artifactId=${id}`)).items as { action: string }[]
   return { versions: versions.map((v) => v.versionNumber), content, audit: audit.map((e) => e.action) }
-}
-
-/** A fresh browser context signed in as `email`. */
-async function signedIn(email: string, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
-  const context = await browser.newContext(options)
-  contexts.push(context)
-  const page = await context.newPage()
-  await signInWithBrowser(page, web, email)
-  await page.close()
-  return context
 }
 
 /** The CSRF token of a signed-in context's session, as its pages carry it. */
@@ -217,8 +208,7 @@ describe(`preview on the new-version form (${testEngine})`, { timeout: browserTi
 
   it('renders the preview without touching the documents cache: the artifact page still shows the saved version', async () => {
     const { path } = await artifact('cache', ['# Saved words\n'], { publicView: true })
-    const reader = await browser.newContext()
-    contexts.push(reader)
+    const reader = await sessions.fresh()
     const readerPage = await reader.newPage()
     await readerPage.goto(`${web.url}${path}`)
     expect(await readerPage.textContent('.document h1')).toBe('Saved words')
@@ -244,7 +234,7 @@ describe(`who may preview (${testEngine})`, { timeout: browserTimeout() }, () =>
   it('refuses a preview without the session’s CSRF token (or with another) with 403, as any post', async () => {
     const { id, path } = await artifact('csrf', ['kept\n'])
     const before = await stored(id)
-    const stranger = await csrfTokenOf(await signedIn(STRANGER_EMAIL))
+    const stranger = await csrfTokenOf(await sessions.signedIn(STRANGER_EMAIL))
     for (const token of [undefined, 'not-the-token', stranger]) {
       const fields = { content: '# forged\n', expectedLatestVersion: '1', intent: 'preview', ...(token ? { _csrf: token } : {}) }
       const response = await post(ownerContext, path, fields)
@@ -256,8 +246,8 @@ describe(`who may preview (${testEngine})`, { timeout: browserTimeout() }, () =>
 
   it('gives whoever may not update the same refusal as the save: a viewer 403, a stranger 404, someone signed out 401 (404 where the artifact is private)', async () => {
     const hidden = await artifact('hidden', ['secret\n'], { viewerEmails: [VIEWER_EMAIL] })
-    const viewer = await signedIn(VIEWER_EMAIL)
-    const stranger = await signedIn(STRANGER_EMAIL)
+    const viewer = await sessions.signedIn(VIEWER_EMAIL)
+    const stranger = await sessions.signedIn(STRANGER_EMAIL)
     const before = await stored(hidden.id)
     const cases: [string, BrowserContext, number][] = [
       ['viewer', viewer, 403],
@@ -299,7 +289,7 @@ describe(`who may preview (${testEngine})`, { timeout: browserTimeout() }, () =>
 
   it('previews without JavaScript', async () => {
     const { id, path } = await artifact('no-script', ['before\n'])
-    const context = await signedIn(OWNER_EMAIL, { javaScriptEnabled: false })
+    const context = await sessions.signedIn(OWNER_EMAIL, { javaScriptEnabled: false })
     const page = await context.newPage()
     await page.goto(`${web.url}${path}/edit`)
     await page.fill('#content', '## Written without script\n')

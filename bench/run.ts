@@ -14,6 +14,7 @@ const suites = {
   topology: 'bench/topology/run.ts',
   scale: 'bench/scale/run.ts',
   search: 'bench/search/run.ts',
+  live: 'bench/live/run.ts',
 } as const
 const [only, ...rest] = process.argv.slice(2)
 const chosen = only && only in suites ? [only as keyof typeof suites] : (Object.keys(suites) as (keyof typeof suites)[])

@@ -371,7 +371,7 @@ describe('the published packages, installed with npm outside the workspace', { t
         .map((answer) => [answer.id, answer.result]),
     )
     expect(answers.get(1)).toMatchObject({ serverInfo: { name: 'quire' }, protocolVersion: '2025-11-25' })
-    expect(answers.get(2)?.tools).toHaveLength(25)
+    expect(answers.get(2)?.tools).toHaveLength(26)
     expect(answers.get(3)).toMatchObject({ structuredContent: { content: '# Hello\n\nFrom the packed CLI.\n', truncated: false } })
   })
 

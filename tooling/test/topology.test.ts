@@ -91,6 +91,52 @@ async function api(top: Topology, token: string, method: string, path: string, b
   }
 }
 
+interface StreamMessage {
+  readonly comment?: string
+  readonly event?: { readonly versionNumber: number | null; readonly kind: string }
+  readonly closed?: unknown
+}
+
+/** An SSE stream's messages as they arrive (comments and events), until closed. */
+async function openEventStream(url: string, token: string) {
+  const stop = new AbortController()
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: stop.signal })
+  expect(response.status).toBe(200)
+  const messages: StreamMessage[] = []
+  const reading = (async () => {
+    const decoder = new TextDecoder()
+    let buffer = ''
+    for await (const chunk of response.body as ReadableStream<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true })
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const lines = buffer.slice(0, end).split('\n')
+        buffer = buffer.slice(end + 2)
+        const data = lines.find((l) => l.startsWith('data: '))?.slice(6)
+        const comment = lines
+          .find((l) => l.startsWith(':'))
+          ?.slice(1)
+          .trim()
+        if (lines.includes('event: closed')) messages.push({ closed: data })
+        else messages.push({ ...(comment === undefined ? {} : { comment }), ...(data === undefined ? {} : { event: JSON.parse(data) }) })
+      }
+    }
+  })().catch(() => {})
+  return {
+    /** Polls the messages every 20 ms until `done` holds; gives up after 10 s naming what it awaited. */
+    async until(what: string, done: (messages: readonly StreamMessage[]) => boolean) {
+      const deadline = performance.now() + 10_000
+      while (!done(messages)) {
+        if (performance.now() > deadline) throw new Error(`Gave up after 10 s waiting for ${what}; got ${JSON.stringify(messages)}`)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    },
+    close() {
+      stop.abort()
+      void reading
+    },
+  }
+}
+
 function artifactBody(username: string, slug: string, content = '# Hello\n') {
   return {
     ownerUsername: username,
@@ -220,6 +266,75 @@ describe('the scale-out topology (HAProxy, 2 API, 2 web, PgBouncer, Redis)', () 
     expect(new Set(results.map((r) => r.servedBy))).toEqual(new Set(['api_1', 'api_2']))
     const versions = await database.db.selectFrom('versions').select('number').where('artifact_id', '=', id).orderBy('number').execute()
     expect(versions.map((v) => v.number)).toEqual([1, 2])
+  })
+
+  it('a change committed through one API process reaches a stream on the other within 1 s (p95), and by polling when LISTEN is cut', async () => {
+    const created = await api(top, person.apiToken, 'POST', '/api/artifacts', artifactBody(person.username, 'live'))
+    expect(created.status).toBe(201)
+    const id = created.json.id as string
+    const stream = await openEventStream(`${top.direct.api_2}/api/events?artifact=${id}`, person.apiToken)
+    try {
+      await stream.until('the stream to start', (messages) => messages.some((m) => m.comment?.startsWith('following')))
+      const append = (expected: number) =>
+        fetch(`${top.direct.api_1}/api/artifacts/${id}/versions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${person.apiToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ content: `v${expected + 1}\n`, expectedLatestVersion: expected }),
+        }).then(async (r) => {
+          expect(r.status, await r.text()).toBe(201)
+        })
+      const latencies: number[] = []
+      let version = 1
+      for (let i = 0; i < 20; i++) {
+        const started = performance.now()
+        const done = append(version)
+        version++
+        const wanted = version
+        await stream.until(`version ${wanted} on api_2`, (messages) => messages.some((m) => m.event?.versionNumber === wanted))
+        latencies.push(performance.now() - started)
+        await done
+      }
+      latencies.sort((a, b) => a - b)
+      const p95 = latencies[Math.ceil(latencies.length * 0.95) - 1] as number
+      console.log(`commit → stream on the other API process: p50 ${latencies[9]?.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms`)
+      expect(p95).toBeLessThan(1000)
+
+      // Cut every LISTEN session, again and again: the feeds fall back to polling (EVENTS_POLL_MS, 2 s).
+      let cut = 0
+      let cutting = true
+      const cutter = (async () => {
+        while (cutting) {
+          const killed = await database.query<{ n: number }>(
+            `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'`,
+            [],
+          )
+          cut += killed[0]?.n ?? 0
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+      })()
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        const polled: number[] = []
+        for (let i = 0; i < 3; i++) {
+          const started = performance.now()
+          await append(version)
+          version++
+          const wanted = version
+          await stream.until(`version ${wanted} on api_2 with LISTEN cut`, (messages) =>
+            messages.some((m) => m.event?.versionNumber === wanted),
+          )
+          polled.push(performance.now() - started)
+        }
+        console.log(`with LISTEN cut: ${polled.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}`)
+        expect(Math.max(...polled)).toBeLessThan(6000)
+      } finally {
+        cutting = false
+        await cutter
+      }
+      expect(cut).toBeGreaterThan(0)
+    } finally {
+      stream.close()
+    }
   })
 
   // Waits: the appends before the kill, HAProxy seeing it, the writers' answers after.

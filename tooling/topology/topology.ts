@@ -159,6 +159,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
 
     const shared = {
       DATABASE_URL: bouncer.url,
+      // The change feed's LISTEN holds a session: straight to PostgreSQL, past PgBouncer (docs/deploy.md).
+      DATABASE_LISTEN_URL: options.databaseUrl,
       DATABASE_PREPARED_STATEMENTS: 'false',
       DATABASE_POOL_SIZE: '10',
       RATE_LIMIT_REDIS_URL: redisUrl,

@@ -9,6 +9,7 @@ const app = await buildApp(runtime, {
   logger: { level: env.LOG_LEVEL },
   logRequests: env.LOG_REQUESTS,
   serverUrl: runtime.deps.config.apiUrl,
+  eventsHeartbeatSeconds: env.EVENTS_HEARTBEAT_SECONDS,
   ...edgeOptions(env),
 })
 

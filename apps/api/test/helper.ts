@@ -43,7 +43,7 @@ export async function startTestApi(options: { clock?: Clock; env?: Record<string
     ...options.env,
   })
   const runtime = await createRuntime(env, { database, ...(options.clock ? { clock: options.clock } : {}) })
-  const app = await buildApp(runtime, edgeOptions(env))
+  const app = await buildApp(runtime, { ...edgeOptions(env), eventsHeartbeatSeconds: env.EVENTS_HEARTBEAT_SECONDS })
   const request: TestApi['request'] = (method, url, { token, body, headers } = {}) =>
     app.inject({
       method: method as 'GET',

@@ -304,6 +304,8 @@ export async function prepare(world: World, id: OperationId): Promise<PreparedRe
       return at('GET', '/api/profile/artifacts')
     case 'searchArtifacts':
       return at('GET', '/api/search?q=matrix')
+    case 'listEvents':
+      return at('GET', `/api/events?artifact=${artifact.artifactId}&after=0`)
     case 'listProjectArtifacts':
       return at('GET', `/api/projects/${ns}/notes/artifacts`)
     case 'getArtifact':

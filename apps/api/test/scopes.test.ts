@@ -42,6 +42,7 @@ const gatedBy: Record<OperationId, readonly Scope[]> = {
   createArtifact: ['artifacts:create'],
   listMyArtifacts: ['artifacts:read'],
   searchArtifacts: ['artifacts:read'],
+  listEvents: ['artifacts:read'],
   listProjectArtifacts: ['artifacts:read'],
   getArtifact: ['artifacts:read'],
   deleteArtifact: ['artifacts:delete'],

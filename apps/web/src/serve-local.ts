@@ -24,6 +24,7 @@ try {
     logger: { level: apiEnv.LOG_LEVEL },
     logRequests: apiEnv.LOG_REQUESTS,
     serverUrl: apiUrl,
+    eventsHeartbeatSeconds: apiEnv.EVENTS_HEARTBEAT_SECONDS,
     ...edgeOptions(apiEnv),
   })
   web = await buildWebApp(runtime, { ...serverWebAppOptions(webEnv, apiEnv, sessionSecretOf(webEnv)), apiUrl: webEnv.API_URL ?? apiUrl })

@@ -276,7 +276,7 @@ describe('authorization', () => {
   it('answers a tools/call whose scope the key lacks with 403 insufficient_scope naming the scope, as REST does', async () => {
     const reader = await userWithKey(web, 'reader@example.com', ['artifacts:read', 'artifacts:create'])
     const client = await mcpClient(web, reader.token)
-    expect((await client.listTools()).tools).toHaveLength(25)
+    expect((await client.listTools()).tools).toHaveLength(26)
     const error = await client
       .callTool({ name: 'set_artifact_access', arguments: { artifactId: 'art_x', access: {} } })
       .catch((e: unknown) => e)

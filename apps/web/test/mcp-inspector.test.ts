@@ -3,7 +3,7 @@
  * processes from apps/web's node_modules exactly as a developer checking our server would run them
  * (their own code, not the SDK client the other MCP tests use):
  * - the MCP Inspector CLI (`@modelcontextprotocol/inspector --cli`) with an API key: `tools/list`
- *   names exactly the 25 tools of `@quire/mcp`, and `--strict` finds nothing in their schemas, not even a warning;
+ *   names exactly the 26 tools of `@quire/mcp`, and `--strict` finds nothing in their schemas, not even a warning;
  *   `tools/call` runs tools and prints their results; a tool's failure (an `isError` result) is
  *   its tool-error exit; no credential is its `auth_required` exit, with no tool call made;
  * - the MCP conformance suite's `authorization` scenarios against the web app's authorization
@@ -170,12 +170,12 @@ function forwardable(headers: IncomingHttpHeaders): Record<string, string> {
 
 // Each test runs the Inspector at most three times, each run one wait (packages/testing/src/waits.ts).
 describe('the MCP Inspector CLI against /mcp', { timeout: timeoutFor(3) }, () => {
-  it('lists exactly the 25 tools of @quire/mcp', async () => {
+  it('lists exactly the 26 tools of @quire/mcp', async () => {
     const run = await inspector(owner.token, ['--method', 'tools/list'])
     expect(run.code, printed(run)).toBe(exit.ok)
     const { tools } = JSON.parse(run.stdout) as { tools: { name: string; inputSchema: unknown }[] }
     const expected = compiledTools.map((tool) => tool.name)
-    expect(expected).toHaveLength(25)
+    expect(expected).toHaveLength(26)
     expect(tools.map((tool) => tool.name).sort()).toEqual([...expected].sort())
     for (const tool of tools) expect(tool.inputSchema, tool.name).toMatchObject({ type: 'object' })
   })
@@ -187,7 +187,7 @@ describe('the MCP Inspector CLI against /mcp', { timeout: timeoutFor(3) }, () =>
       result: { tools: unknown[] }
       schemaFindings?: { toolName: string; findings: { severity: string; schema: string; path: string; issue: string }[] }[]
     }
-    expect(result.tools).toHaveLength(25)
+    expect(result.tools).toHaveLength(26)
     // Warnings (an untyped schema, a type array) do not fail --strict, but a host may still drop or refuse such a schema.
     const findings = schemaFindings.flatMap((entry) =>
       entry.findings.map((finding) => `${finding.severity} in ${entry.toolName}: ${finding.schema}.${finding.path}: ${finding.issue}`),

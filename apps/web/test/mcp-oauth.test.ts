@@ -251,7 +251,7 @@ describe('the MCP endpoint through the OAuth fallback', { timeout: browserTimeou
     await client.connect(mcpTransport(host, log))
     try {
       const { tools } = await client.listTools()
-      expect(tools).toHaveLength(25)
+      expect(tools).toHaveLength(26)
       const me = await call(client, 'get_current_principal')
       expect(me.email).toBe(email)
       expect(host.sessionUsername).toMatch(/\S/)

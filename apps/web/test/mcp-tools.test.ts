@@ -1,5 +1,5 @@
 /**
- * The 25 MCP tools (the spec's 22, get_artifact_changes, list_project_artifacts and search_artifacts) through the SDK's own client over Streamable HTTP, against the running web
+ * The 26 MCP tools (the spec's 22, get_artifact_changes, wait_for_changes, list_project_artifacts and search_artifacts) through the SDK's own client over Streamable HTTP, against the running web
  * app on a real database: every tool's success (its structuredContent validated with Ajv against
  * the outputSchema the server advertised) and a failure of each, the conflict with its diff,
  * windows of a large content, resources, idempotent retries and the audit trail.
@@ -208,6 +208,7 @@ describe('every tool, through the SDK client', () => {
       ['list_artifact_versions', { artifactId, limit: 101 }, 'validation_failed'],
       ['diff_artifact_versions', { artifactId, fromVersion: 1, toVersion: 99 }, 'not_found'],
       ['get_artifact_changes', { artifactId, since: 99 }, 'not_found'],
+      ['wait_for_changes', { artifact: unknown }, 'not_found'],
       ['get_artifact_access', { artifactId: unknown }, 'not_found'],
       ['set_artifact_access', { artifactId, access: { publicView: 'yes' } }, 'validation_failed'],
       ['create_share_link', { artifactId, role: 'owner' }, 'validation_failed'],
@@ -217,7 +218,7 @@ describe('every tool, through the SDK client', () => {
       ['resolve_path', { ownerUsername: owner.username, projectSlug: 'nope' }, 'not_found'],
       ['get_current_principal', { extra: 1 }, 'validation_failed'],
     ]
-    expect(new Set(failing.map(([name]) => name)).size).toBe(25)
+    expect(new Set(failing.map(([name]) => name)).size).toBe(26)
     for (const [name, args, code] of failing) {
       const { error, text } = await callFailing(client, name, args)
       expect(error.code, name).toBe(code)

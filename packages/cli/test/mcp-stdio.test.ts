@@ -95,11 +95,11 @@ function errorOf(result: CallToolResult): Record<string, unknown> {
 }
 
 describe('quire mcp, the MCP tools over stdio against a running Quire', { timeout: commandsTimeout }, () => {
-  it('lists the 25 tools, runs them on the API, and the audit trail names the mcp surface', async () => {
+  it('lists the 26 tools, runs them on the API, and the audit trail names the mcp surface', async () => {
     const { client, stderr } = await connect({ AGENT_SERVICE_TOKEN: key })
     expect(client.getServerVersion()).toMatchObject({ name: 'quire' })
     const { tools } = await client.listTools(undefined, answered)
-    expect(tools).toHaveLength(25)
+    expect(tools).toHaveLength(26)
 
     const me = await call(client, 'get_current_principal')
     const owner = String(me.username)
@@ -141,7 +141,7 @@ describe('quire mcp, the MCP tools over stdio against a running Quire', { timeou
 
   it('an invalid token: the server starts, and a tool call is an isError result with code invalid_token', async () => {
     const { client } = await connect({ AGENT_SERVICE_TOKEN: 'qk_not-a-real-key' })
-    expect((await client.listTools(undefined, answered)).tools).toHaveLength(25)
+    expect((await client.listTools(undefined, answered)).tools).toHaveLength(26)
     const result = await callTool(client, 'get_current_principal')
     expect(errorOf(result)).toMatchObject({ code: 'invalid_token' })
   })

@@ -11,6 +11,7 @@ import { listAuditEvents } from './use-cases/audit-events.ts'
 import { listProjectArtifacts } from './use-cases/browse.ts'
 import { createArtifact } from './use-cases/create-artifact.ts'
 import type { CoreDeps } from './use-cases/deps.ts'
+import { listEvents } from './use-cases/events.ts'
 import { checkHealth } from './use-cases/health.ts'
 import type { Written } from './use-cases/idempotency.ts'
 import { acceptInvitation, createInvitation, listInvitations, revokeInvitation } from './use-cases/invitations.ts'
@@ -40,6 +41,8 @@ import {
 export interface BindingOptions {
   /** The caller's key for a safely retried write (REST's `Idempotency-Key`). */
   readonly idempotencyKey?: string | undefined
+  /** Aborted when the caller has gone away (or the server is closing): a long poll stops waiting. */
+  readonly signal?: AbortSignal | undefined
 }
 
 /** What the bytes of a content read are, for a transport that caches (REST's ETag and Cache-Control). */
@@ -177,4 +180,5 @@ export const bindings: Bindings = {
 
   // Audit.
   listAuditEvents: async (deps, caller, { query }) => answer(await listAuditEvents(deps, caller, query)),
+  listEvents: async (deps, caller, { query }, { signal }) => answer(await listEvents(deps, caller, query, { signal })),
 }

@@ -26,8 +26,14 @@ export {
   artifactTypes,
   auditActions,
   CHANGES_DIFF_MAX_BYTES,
+  ChangeEvent,
+  type ChangeKind,
+  changeKinds,
   type ErrorCode,
   ErrorCodes,
+  EVENTS_MAX_WAIT_SECONDS,
+  EventBatch,
+  EventsQuery,
   errorCodes,
   errorsOf,
   type FieldLimits,
@@ -179,6 +185,7 @@ export type {
   StartClaimCommand,
   StartScopeRequestCommand,
 } from './ports/agents.ts'
+export type { ChangeRecord, ChangeScope, ChangeStore, ChangesAfter } from './ports/changes.ts'
 export type { CoreStores } from './ports/core-stores.ts'
 export type {
   AccessSettingsRecord,
@@ -258,6 +265,7 @@ export { listAuditEvents, presentAuditEvent } from './use-cases/audit-events.ts'
 export { browseNamespace, listProjectArtifacts, type NamespaceListing, type NamespaceOwner } from './use-cases/browse.ts'
 export { createArtifact } from './use-cases/create-artifact.ts'
 export type { CoreConfig, CoreDeps } from './use-cases/deps.ts'
+export { type FollowOptions, listEvents, presentChange } from './use-cases/events.ts'
 export { type AgentLayerConfig, type HandOffPlace, personPagePath, withHandOff } from './use-cases/hand-off.ts'
 export { checkHealth } from './use-cases/health.ts'
 export { idempotencyWindowMs, secretShownOnce, type Written } from './use-cases/idempotency.ts'

@@ -1,5 +1,5 @@
 /**
- * `@quire/mcp`: Quire's MCP server. The 25 tools (the spec's 22, get_artifact_changes, list_project_artifacts and search_artifacts) are one table (`tools`), each row
+ * `@quire/mcp`: Quire's MCP server. The 26 tools (the spec's 22, get_artifact_changes, wait_for_changes, list_project_artifacts and search_artifacts) are one table (`tools`), each row
  * naming the operation of the operation table it runs; input and output schemas, annotations and
  * scopes are derived from that operation. `statelessHttpServer` answers them over stateless Streamable HTTP (one per process) and
  * `createMcpServer` over any SDK transport (stdio), with

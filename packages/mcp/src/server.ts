@@ -136,7 +136,7 @@ export async function callTool(tool: CompiledTool, rawArgs: unknown, options: Ca
 }
 
 /**
- * A Quire MCP server on the SDK's `Server`: the 25 tools of the tool table and the artifact
+ * A Quire MCP server on the SDK's `Server`: the 26 tools of the tool table and the artifact
  * resources, over whatever SDK transport it is connected to (`quire mcp` keeps one for the
  * process on stdio). The web app's stateless HTTP path answers the same methods from one
  * long-lived dispatcher instead (`http.ts`).

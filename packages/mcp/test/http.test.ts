@@ -169,7 +169,7 @@ describe('methods', () => {
   it("answers ping, tools/list and resources/templates/list in the protocol's shapes", async () => {
     expect(resultOf(await post(rpc('ping')))).toEqual({})
     const listed = ListToolsResultSchema.parse(resultOf(await post(rpc('tools/list', { cursor: 'x' }), {}), 7))
-    expect(listed.tools).toHaveLength(25)
+    expect(listed.tools).toHaveLength(26)
     const templates = ListResourceTemplatesResultSchema.parse(resultOf(await post(rpc('resources/templates/list'))))
     expect(templates.resourceTemplates[0]?.uriTemplate).toContain('quire://')
   })

@@ -28,6 +28,8 @@ const specTable: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['diff_artifact_versions', ['artifactId', 'fromVersion', 'toVersion']],
   // Beyond the spec: catch-up (issue 18).
   ['get_artifact_changes', ['artifactId', 'since']],
+  // Beyond the spec: waiting for a change (issue 33).
+  ['wait_for_changes', ['artifact', 'project', 'after', 'timeoutSeconds']],
   ['get_artifact_access', ['artifactId']],
   ['set_artifact_access', ['artifactId', 'access']],
   ['create_share_link', ['artifactId', 'role', 'expiresAt']],
@@ -43,7 +45,7 @@ const allowedExtensions = new Set(['limit', 'cursor', 'idempotencyKey', 'dryRun'
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>
 
 describe('the tool table', () => {
-  it("has the spec's 22 tools, get_artifact_changes, list_project_artifacts and search_artifacts, with their names and input fields, in order", () => {
+  it("has the spec's 22 tools, get_artifact_changes, wait_for_changes, list_project_artifacts and search_artifacts, with their names and input fields, in order", () => {
     expect(tools.map((t) => [t.name, Object.keys(t.fields)])).toEqual(specTable)
   })
 
@@ -140,6 +142,7 @@ describe('the tool table', () => {
       'resolve_path',
       'get_current_principal',
       'search_artifacts',
+      'wait_for_changes',
     ])
       expect(reads).toContain(name)
   })

@@ -22,6 +22,8 @@ export interface AppOptions extends EdgeOptions {
   /** Log every request and response (access log). */
   readonly logRequests?: boolean
   readonly serverUrl?: string
+  /** Seconds between heartbeat comments on an event stream (default 15; EVENTS_HEARTBEAT_SECONDS). */
+  readonly eventsHeartbeatSeconds?: number
 }
 
 /**
@@ -65,6 +67,10 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   // Unknown URLs spend the caller's budget too: probing for routes is not free.
   app.setNotFoundHandler(limiter ? { preHandler: limiter } : {}, handleUnrouted)
   await registerOpenApi(app, { version: runtime.deps.config.version, ...(options.serverUrl ? { serverUrl: options.serverUrl } : {}) })
-  registerOperations(app, runtime)
+  registerOperations(
+    app,
+    runtime,
+    options.eventsHeartbeatSeconds === undefined ? {} : { eventsHeartbeatSeconds: options.eventsHeartbeatSeconds },
+  )
   return app
 }

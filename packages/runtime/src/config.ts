@@ -34,6 +34,15 @@ export const Env = Type.Object({
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   /** Prepare statements per connection; turn off behind a transaction-pooling proxy (PgBouncer). */
   DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
+  /**
+   * Where the change feed's `LISTEN` connects (default DATABASE_URL): straight to PostgreSQL, since
+   * a pooler in transaction mode (PgBouncer) cannot carry it.
+   */
+  DATABASE_LISTEN_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** How often each process looks for changes when no notification came (the fallback when LISTEN is cut), in ms. */
+  EVENTS_POLL_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 2000 }),
+  /** Seconds between heartbeat comments on an event stream (`GET /api/events` as text/event-stream). */
+  EVENTS_HEARTBEAT_SECONDS: Type.Integer({ minimum: 1, maximum: 30, default: 15 }),
   QUIRE_DATA_DIR: Type.String({ default: '.quire' }),
   QUIRE_CONTENT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),

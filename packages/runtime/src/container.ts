@@ -36,6 +36,7 @@ export function databaseConfig(env: Env): DatabaseConfig {
       url: env.DATABASE_URL,
       poolSize: env.DATABASE_POOL_SIZE,
       preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
+      ...(env.DATABASE_LISTEN_URL ? { listenUrl: env.DATABASE_LISTEN_URL } : {}),
       onIdleConnectionError: (error) => process.emitWarning(`PostgreSQL ended an idle connection: ${error.message}`),
     }
   }
@@ -52,7 +53,12 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
   const database = options.database ?? (await openDatabase(databaseConfig(env)))
   await migrateToLatest(database.db)
   // The pruner is the operator's alone: no use-case deletes audit events.
-  const { auditPruner, ...stores } = createStores(database)
+  const { auditPruner, ...stores } = createStores(database, {
+    changes: {
+      pollMs: env.EVENTS_POLL_MS,
+      onListenLost: (error) => process.emitWarning(`The change feed lost its LISTEN connection (polling meanwhile): ${error.message}`),
+    },
+  })
   const clock = options.clock ?? systemClock
   const ids = createIdGenerator()
   const apiUrl = env.API_URL ?? `http://localhost:${env.API_PORT}`
@@ -92,7 +98,10 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
     database,
     agentAuth: agentAuth === null ? null : createAgentAuth(deps, agentAuth, agentAuthUrls(deps.config)),
     forAudience: (audience) => ({ ...deps, policy: createPolicy({ audience }) }),
-    close: () => database.close(),
+    close: async () => {
+      await stores.changes.close()
+      await database.close()
+    },
   }
 }
 

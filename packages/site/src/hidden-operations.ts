@@ -10,5 +10,7 @@ export const hiddenOperations: Readonly<Partial<Record<OperationId, string>>> = 
   getArtifactChanges: "an agent's catch-up since a version it saw; people read the same on the history and diff pages",
   resolveProjectPath: 'a project page is found by its path, with its artifacts, in one read (`browseNamespace`)',
   listWorkspaceArtifacts: "the owner and project pages list a namespace's artifacts by path (`browseNamespace`)",
+  listEvents:
+    'following changes is for programs (SSE, the long poll, `quire … watch`, wait_for_changes); people see the history page, and the audit trail shows every change',
   listProjectArtifacts: 'the project page lists its artifacts with the project in one read (`browseNamespace`), by the same rule',
 }

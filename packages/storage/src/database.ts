@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
-import { CompiledQuery, Kysely, PostgresDialect } from 'kysely'
+import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import pg from 'pg'
 import { lockDataDir } from './data-dir-lock.ts'
@@ -18,6 +18,11 @@ export type DatabaseConfig =
       readonly preparedStatements?: boolean
       /** Told when the server ends an idle pooled connection (the pool replaces it). */
       readonly onIdleConnectionError?: (error: Error) => void
+      /**
+       * Where `LISTEN` goes (default `url`): a session of its own, straight to PostgreSQL. A pooler
+       * in transaction mode (PgBouncer) cannot carry it.
+       */
+      readonly listenUrl?: string
     }
   | { readonly kind: 'pglite'; readonly dataDir?: string; readonly snapshot?: Blob | File }
 
@@ -31,7 +36,37 @@ export interface DatabaseHandle {
   readonly kind: DatabaseConfig['kind']
   /** The embedded instance, when PGlite (for snapshots). */
   readonly pglite: PGlite | null
+  /**
+   * Hears `NOTIFY channel` on a connection of its own until the returned stop is called. A lost
+   * connection is told to `onLost` and not reopened here: the caller decides (the change feed
+   * listens again and polls meanwhile).
+   */
+  listen(channel: string, onNotify: () => void, onLost: (error: Error) => void): Promise<() => Promise<void>>
   close(): Promise<void>
+}
+
+/** `LISTEN` on a client of its own (never one of the pool's: the session must outlive a query). */
+async function listenOn(url: string, channel: string, onNotify: () => void, onLost: (error: Error) => void): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: url })
+  let stopped = false
+  const lost = (error: Error) => {
+    if (stopped) return
+    stopped = true
+    client.end().catch(() => {})
+    onLost(error)
+  }
+  client.on('error', lost)
+  client.on('end', () => lost(new Error('The LISTEN connection ended.')))
+  client.on('notification', (message) => {
+    if (message.channel === channel) onNotify()
+  })
+  await client.connect()
+  await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+  return async () => {
+    if (stopped) return
+    stopped = true
+    await client.end().catch(() => {})
+  }
 }
 
 /** Raw statements through a Kysely instance (and whatever it logs or serialises). */
@@ -55,7 +90,15 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
       const result = await pool.query(prepared ? { name: statementName(text), text, values } : { text, values })
       return result.rows as R[]
     }
-    return { db, query, kind: 'postgres', pglite: null, close: () => db.destroy() }
+    const listenUrl = config.listenUrl ?? config.url
+    return {
+      db,
+      query,
+      kind: 'postgres',
+      pglite: null,
+      listen: (channel, onNotify, onLost) => listenOn(listenUrl, channel, onNotify, onLost),
+      close: () => db.destroy(),
+    }
   }
   let release = () => {}
   if (config.dataDir) {
@@ -76,7 +119,19 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
       await db.destroy()
       release()
     }
-    return { db, query: queryThrough(db), kind: 'pglite', pglite, close }
+    // PGlite's one connection hears its own notifications, delivered after each commit. `LISTEN`
+    // goes through the dialect like any statement, so it never lands inside another transaction.
+    const listen = async (channel: string, onNotify: () => void) => {
+      const off = pglite.onNotification((heard) => {
+        if (heard === channel) onNotify()
+      })
+      await sql.raw(`LISTEN ${pg.escapeIdentifier(channel)}`).execute(db)
+      return async () => {
+        off()
+        if (!pglite.closed) await sql.raw(`UNLISTEN ${pg.escapeIdentifier(channel)}`).execute(db)
+      }
+    }
+    return { db, query: queryThrough(db), kind: 'pglite', pglite, listen, close }
   } catch (error) {
     release()
     throw error

@@ -14,6 +14,7 @@ import { apiKeyStore } from './stores/api-keys.ts'
 import { artifactStore } from './stores/artifacts.ts'
 import { auditPruner } from './stores/audit-pruning.ts'
 import { auditStore } from './stores/audit-reads.ts'
+import { type ChangeFeedOptions, changeStore } from './stores/change-events.ts'
 import { credentialStore } from './stores/credentials.ts'
 import { idempotencyStore } from './stores/idempotency.ts'
 import { ImmutableCache } from './stores/immutable-cache.ts'
@@ -31,11 +32,14 @@ export { migrateToLatest } from './migrations/index.ts'
 export { postgresRateLimitStore, type RateLimitCount, type RateLimitStore, type RateLimitStoreClass } from './rate-limit-store.ts'
 export type { Database } from './schema.ts'
 export { indexUnindexedVersions } from './search-index.ts'
+export { CHANGES_CHANNEL, type ChangeFeedOptions, sequenceChanges } from './stores/change-events.ts'
 
 /** Every store core's use-cases need (core's `CoreStores`), and the operator's audit pruner, over one database. */
 export interface Stores extends CoreStores {
   /** Deletes audit events past retention: the operator's and the scheduler's, never a use-case's. */
   readonly auditPruner: AuditPruner
+  /** The change stream, with this process's feed to stop (before the database closes). */
+  readonly changes: CoreStores['changes'] & { close(): Promise<void> }
 }
 
 /** Memory for what never changes (versions, content by SHA-256), per process. */
@@ -48,6 +52,8 @@ export interface StoreOptions {
   readonly admissionEntries?: number
   /** Credentials whose last use this process remembers writing, to write it once a minute (default 10,000). */
   readonly touchEntries?: number
+  /** The change feed's poll and what it tells of a lost `LISTEN` connection. */
+  readonly changes?: ChangeFeedOptions
 }
 
 /**
@@ -55,7 +61,12 @@ export interface StoreOptions {
  * engine (default PostgreSQL) tells the audit pruner how to exclude other pruners.
  */
 export function createStores(
-  database: { readonly db: Kysely<Database>; readonly query: RawQuery; readonly kind?: DatabaseHandle['kind'] },
+  database: {
+    readonly db: Kysely<Database>
+    readonly query: RawQuery
+    readonly kind?: DatabaseHandle['kind']
+    readonly listen?: DatabaseHandle['listen']
+  },
   options: StoreOptions = {},
 ): Stores {
   const { db } = database
@@ -79,6 +90,7 @@ export function createStores(
     oauth: oauthStore(db),
     agents: agentStore(db),
     search: searchStore(db),
+    changes: changeStore(database, options.changes),
     auditPruner: auditPruner(db, database.kind ?? 'postgres'),
     health: {
       async ping() {

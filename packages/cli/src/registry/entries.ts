@@ -1,6 +1,6 @@
 import { commandEntriesOf } from './derive.ts'
 import { operationCommands } from './operations.ts'
-import { authStatus, completion, edit, login, logout, mcp, open, push, schema } from './own-commands.ts'
+import { artifactWatch, authStatus, completion, edit, login, logout, mcp, open, projectWatch, push, schema } from './own-commands.ts'
 import type { CommandEntry, CommandSpec } from './types.ts'
 
 const derived = commandEntriesOf(operationCommands)
@@ -20,12 +20,15 @@ export const commandEntries: readonly CommandEntry[] = [
   own(login),
   own(logout),
   own(authStatus),
-  ...groups('profile', 'keys', 'agent', 'project', 'workspace'),
+  ...groups('profile', 'keys', 'agent', 'project'),
+  own(projectWatch),
+  ...groups('workspace'),
   own(push),
   ...groups('artifact'),
   own(edit),
   own(open),
-  ...groups('search', 'path', 'share', 'audit'),
+  own(artifactWatch),
+  ...groups('search', 'path', 'share', 'audit', 'events'),
   own(mcp),
   own(schema),
   own(completion),

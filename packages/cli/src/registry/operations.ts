@@ -29,6 +29,16 @@ const projectColumns = ['ownerUsername:OWNER', 'slug', 'title', 'url']
 const artifactColumns = ['ownerUsername:OWNER', 'projectSlug:PROJECT', 'slug', 'latestVersion:VERSION', 'title', 'updatedAt:UPDATED']
 const versionColumns = ['versionNumber:VERSION', 'createdAt:CREATED', 'createdBy.label:BY', 'size', 'changelog']
 const auditColumns = ['at:WHEN', 'action', 'actor.label', 'via.surface:VIA', 'artifactId:ARTIFACT']
+const eventColumns = ['id', 'at:WHEN', 'path', 'kind', 'versionNumber:VERSION', 'actor.label:BY']
+
+/** What `quire events` says on standard error after its table: where to go on from. */
+function eventsNote(value: Fields): string {
+  const cursor = String(value.cursor)
+  if (value.more) return `More are waiting: add --after ${cursor}.`
+  if ((value.events as unknown[]).length === 0)
+    return `No events after ${cursor} yet: add --after ${cursor} --wait 30 to wait for one (quire project watch keeps following).`
+  return `Next: add --after ${cursor}.`
+}
 
 export const operationCommands = {
   health: { command: ['health'], summary: 'Check that the API and its database answer' },
@@ -314,5 +324,17 @@ export const operationCommands = {
     summary: "List audit events: an artifact's, or your account's",
     columns: auditColumns,
     examples: ['quire audit list ada/notes/plan', 'quire audit list --action artifact.deleted'],
+  },
+
+  listEvents: {
+    command: ['events'],
+    summary: 'List the changes after an event id: of an artifact, a project or a workspace',
+    columns: eventColumns,
+    report: { list: 'events', note: eventsNote },
+    examples: [
+      'quire events --project ada/notes --wait 30',
+      'quire events --artifact ada/notes/plan --after 41',
+      "quire events --workspace ws_01jc0000000000000000000000 --after 41 --limit 500 --jq '.events[].path'",
+    ],
   },
 } as const satisfies CliOverrides

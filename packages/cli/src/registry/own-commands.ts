@@ -126,8 +126,58 @@ export const open: CommandSpec = {
   examples: ['quire artifact open ada/notes/plan'],
 }
 
+/** Where a watch starts: after this event id, else from now on. */
+const after = {
+  name: 'after',
+  type: 'string',
+  description: 'Start after this event id (the N of "resume with --after N"); default: from now on',
+  example: '41',
+} as const
+
 /**
- * `quire mcp`: the MCP server of `@quire/mcp` (the same 25 tools as the web app's `/mcp`) over
+ * `quire artifact watch` and `quire project watch`: follow the changes as they happen, a long poll
+ * of `listEvents` after another (commands/watch.ts) until Ctrl-C, reconnecting after the last
+ * event when the connection drops.
+ */
+export const artifactWatch: CommandSpec = {
+  path: ['artifact', 'watch'],
+  summary: "Follow an artifact's changes as they happen, a line each (JSON: an object a line), until Ctrl-C",
+  operation: 'listEvents',
+  positionals: [artifactPositional],
+  options: [artifactId, after],
+  mutates: false,
+  output: 'stream',
+  handler: 'watch',
+  examples: [
+    'quire artifact watch ada/notes/plan',
+    'quire artifact watch ada/notes/plan --after 41 --format json',
+    'quire artifact watch ada/notes/plan --jq \'select(.kind == "artifact.version_created") | .versionNumber\'',
+  ],
+}
+
+export const projectWatch: CommandSpec = {
+  path: ['project', 'watch'],
+  summary: "Follow the changes to a project's artifacts as they happen, a line each (JSON: an object a line), until Ctrl-C",
+  operation: 'listEvents',
+  positionals: [{ name: 'project', kind: 'id', flag: 'project', description: "The project: OWNER/PROJECT or the project's URL" }],
+  options: [
+    {
+      name: 'project',
+      type: 'string',
+      required: true,
+      description: "The project: OWNER/PROJECT or the project's URL",
+      example: 'ada/notes',
+    },
+    after,
+  ],
+  mutates: false,
+  output: 'stream',
+  handler: 'watch',
+  examples: ['quire project watch ada/notes', 'quire project watch ada/notes --after 41 --format json > changes.ndjson'],
+}
+
+/**
+ * `quire mcp`: the MCP server of `@quire/mcp` (the same 26 tools as the web app's `/mcp`) over
  * stdio, for MCP hosts that launch local servers. It calls no one operation of its own: each tool
  * call is a REST call made with the CLI's credential, named `mcp` in the audit trail.
  */

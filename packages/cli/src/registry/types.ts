@@ -43,8 +43,12 @@ export interface PositionalSpec {
 /** A result object as a `says` line reads it. */
 export type Fields = Readonly<Record<string, unknown>>
 
-/** What a command prints on success (text mode; JSON mode always prints the value). */
-export type OutputShape = 'object' | 'list'
+/**
+ * What a command prints on success (text mode; JSON mode always prints the value): one object, a
+ * list, or a stream of items as they come until it is stopped (`artifact watch`: a line each; JSON
+ * mode, one object per line).
+ */
+export type OutputShape = 'object' | 'list' | 'stream'
 
 /** A piece of a table cell's text; `match` is shown highlighted on a terminal (a search snippet's segments). */
 export interface Segment {
@@ -102,11 +106,11 @@ export interface CommandSpec {
   readonly textField?: string
   /**
    * For text output of an object that holds a list and a diff (catch-up): a table of the rows at
-   * `list` (dotted) with `columns`, then the diff at `diff`, and `note` on standard error.
+   * `list` (dotted) with `columns`, then the diff at `diff` if any, and `note` on standard error.
    */
   readonly report?: {
     readonly list: string
-    readonly diff: string
+    readonly diff?: string
     readonly note?: (value: Fields) => string | null
   }
   /** For text output of a write: the one line that says what happened, from the result. */
@@ -129,4 +133,4 @@ export interface CommandEntry {
 }
 
 /** Commands with their own handler module (see run/handlers.ts). */
-export type HandlerName = 'login' | 'logout' | 'authStatus' | 'push' | 'schema' | 'mcp' | 'edit' | 'open' | 'completion'
+export type HandlerName = 'login' | 'logout' | 'authStatus' | 'push' | 'schema' | 'mcp' | 'edit' | 'open' | 'completion' | 'watch'

@@ -110,7 +110,7 @@ export async function callOperation(context: CommandContext, args: Args): Promis
     const fields = value as Fields
     const rows = (list.split('.').reduce<unknown>((at, key) => (at as Fields | undefined)?.[key], value) ?? []) as unknown[]
     const text = note?.(fields)
-    return { kind: 'report', value, rows, diff: String(fields[diff] ?? ''), ...(text ? { note: text } : {}) }
+    return { kind: 'report', value, rows, diff: diff ? String(fields[diff] ?? '') : '', ...(text ? { note: text } : {}) }
   }
   return { kind: 'value', value, ...(named ? { named } : {}) }
 }

@@ -46,6 +46,12 @@ export interface Io {
   readonly stdoutColumns?: number
   /** All of standard input, as text. */
   readonly readStdin: () => Promise<string>
+  /**
+   * Calls `listener` on the first Ctrl-C (SIGINT) instead of letting it end the process (a second
+   * one does, as usual), for a command that stops cleanly (`artifact watch`); returns what stops
+   * listening. Absent: Ctrl-C is not listened for.
+   */
+  readonly onInterrupt?: (listener: () => void) => () => void
 }
 
 /** Everything a command handler gets. */

@@ -12,4 +12,5 @@ export const handlers: Record<HandlerName, () => Promise<Handler>> = {
   edit: async () => (await import('../commands/edit.ts')).edit,
   open: async () => (await import('../commands/open.ts')).open,
   completion: async () => (await import('../commands/completion-command.ts')).completion,
+  watch: async () => (await import('../commands/watch.ts')).watch,
 }

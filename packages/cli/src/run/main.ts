@@ -114,6 +114,10 @@ export function processIo(): Io {
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
       return Buffer.concat(chunks).toString('utf8')
     },
+    onInterrupt: (listener) => {
+      process.once('SIGINT', listener)
+      return () => process.off('SIGINT', listener)
+    },
   }
 }
 

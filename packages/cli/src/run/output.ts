@@ -21,14 +21,15 @@ export interface Renderer {
   error(error: CliError, secrets?: readonly string[]): void
 }
 
-function get(value: unknown, path: string): unknown {
+/** The value at a dotted path (`actor.label`). */
+export function get(value: unknown, path: string): unknown {
   let at: unknown = value
   for (const key of path.split('.')) at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined
   return at
 }
 
 /** Only these (dotted) fields of an object, nested as they were. */
-function pick(value: unknown, fields: readonly string[]): unknown {
+export function pick(value: unknown, fields: readonly string[]): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
   const out: Record<string, unknown> = {}
   for (const field of fields) {

@@ -65,6 +65,15 @@ export {
   Timestamp,
   WorkspaceId,
 } from './schemas/common.ts'
+export {
+  ChangeEvent,
+  type ChangeKind,
+  changeKinds,
+  EVENTS_MAX_WAIT_SECONDS,
+  EventBatch,
+  EventId,
+  EventsQuery,
+} from './schemas/events.ts'
 export { Health } from './schemas/health.ts'
 export { CreateProjectBody, Project, ProjectPathParams, ProjectSlugAvailability, ProjectSlugParams } from './schemas/project.ts'
 export {

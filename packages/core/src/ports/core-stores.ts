@@ -1,6 +1,7 @@
 import type { AccountStore, ApiKeyStore, InvitationStore, WorkspaceStore } from './accounts.ts'
 import type { AdmissionCache } from './admissions.ts'
 import type { AgentStore } from './agents.ts'
+import type { ChangeStore } from './changes.ts'
 import type { SearchStore } from './search.ts'
 import type { OAuthStore, SignInStore } from './sign-in.ts'
 import type { ArtifactStore, AuditStore, CredentialStore, HealthProbe, IdempotencyStore, ProjectStore, ShareLinkStore } from './stores.ts'
@@ -24,6 +25,8 @@ export interface CoreStores {
   /** The search index: artifacts found by their text, within what the caller may read. */
   readonly search: SearchStore
   readonly audit: AuditStore
+  /** The ordered stream of changes followers read and wait on (`GET /api/events`). */
+  readonly changes: ChangeStore
   readonly idempotency: IdempotencyStore
   readonly admissions: AdmissionCache
   readonly health: HealthProbe

@@ -71,6 +71,33 @@ export function admitArtifact<A extends ArtifactAccess>(
   return ok({ principal: principal.value, artifact: ctx.artifact, grant: allowed.value })
 }
 
+/**
+ * The gate for what stays readable of a soft-deleted artifact (its audit trail, the events of its
+ * life). A live artifact is `admitArtifact`'s. A deleted one still exists for those who could
+ * delete it, its workspace's owners and admins: the policy's `artifact.delete` decision says who
+ * they are, by role (a key of theirs that lacks `artifacts:delete` is still theirs, and is refused
+ * further on only if it lacks the scope `action` needs, as before the deletion). To everyone else a
+ * deleted artifact is the 404 of one that never existed.
+ */
+export function admitEvenDeleted(
+  deps: CoreDeps,
+  caller: Caller,
+  ctx: ArtifactContext,
+  action: Action,
+): Result<AdmittedArtifact<ArtifactRecord>> {
+  const artifact = ctx.artifact
+  if (artifact !== null && artifact.deletedAt !== null) {
+    const principal = principalOf(deps, caller, ctx.credential)
+    if (!principal.ok) return principal
+    const couldDelete = deps.policy.decide(principal.value, 'artifact.delete', artifactResource(artifact, ctx.role))
+    if (!couldDelete.allow && couldDelete.code !== 'insufficient_scope')
+      return fail('not_found', unseen.artifact, {
+        reason: `the artifact is deleted and the caller could not delete it: ${couldDelete.reason}`,
+      })
+  }
+  return admitArtifact(deps, caller, ctx, action)
+}
+
 /** Where an artifact lives, for a hand-off page (only a full record has its names). */
 function placeOf(artifact: ArtifactAccess | ArtifactRecord): HandOffPlace {
   return 'ownerSlug' in artifact

@@ -1,12 +1,11 @@
 import type { AuditEvent, AuditQuery, AuditTrailPage } from '../contract/schemas/audit.ts'
 import type { AuditEventDraft } from '../domain/audit.ts'
-import { unseen } from '../domain/hidden.ts'
 import { retentionAt } from '../domain/plans.ts'
 import type { Caller } from '../domain/principal.ts'
-import { fail, ok, type Result } from '../domain/result.ts'
+import { ok, type Result } from '../domain/result.ts'
 import type { ArtifactContext, ArtifactRecord } from '../ports/records.ts'
-import { admitAccount, principalOf } from './access.ts'
-import { type AdmittedArtifact, admitArtifact, artifactResource } from './artifact-gate.ts'
+import { admitAccount } from './access.ts'
+import { type AdmittedArtifact, admitEvenDeleted } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
 import { pageOfIds } from './paging.ts'
 
@@ -24,25 +23,11 @@ export function presentAuditEvent(event: AuditEventDraft): AuditEvent {
 }
 
 /**
- * The gate for an artifact's trail. A live artifact's trail is its workspace members' (the policy
- * decides `audit.read`, as for any artifact call). A soft-deleted artifact still exists for those
- * who could delete it, its workspace's owners and admins: the policy's `artifact.delete` decision
- * says who they are, by role (a key of theirs that lacks `artifacts:delete` is still theirs, and
- * is refused further on only if it lacks the scope `audit.read` needs, as before the deletion).
- * To everyone else a deleted artifact is the 404 of one that never existed.
+ * The gate for an artifact's trail: a live artifact's is its workspace members' (`audit.read`); a
+ * soft-deleted one's, its owners' and admins' (`admitEvenDeleted`).
  */
 function admitTrail(deps: CoreDeps, caller: Caller, ctx: ArtifactContext): Result<AdmittedArtifact<ArtifactRecord>> {
-  const artifact = ctx.artifact
-  if (artifact !== null && artifact.deletedAt !== null) {
-    const principal = principalOf(deps, caller, ctx.credential)
-    if (!principal.ok) return principal
-    const couldDelete = deps.policy.decide(principal.value, 'artifact.delete', artifactResource(artifact, ctx.role))
-    if (!couldDelete.allow && couldDelete.code !== 'insufficient_scope')
-      return fail('not_found', unseen.artifact, {
-        reason: `the artifact is deleted and the caller could not delete it: ${couldDelete.reason}`,
-      })
-  }
-  return admitArtifact(deps, caller, ctx, 'audit.read')
+  return admitEvenDeleted(deps, caller, ctx, 'audit.read')
 }
 
 /**

@@ -128,6 +128,8 @@ const reads: { readonly [S in keyof CoreStores]?: readonly (keyof CoreStores[S] 
   workspaces: ['listForUser', 'listMembers'],
   audit: ['listForArtifact', 'listForAccount', 'listForWorkspace'],
   search: ['find'],
+  // `changes` is left out on purpose: a follow reads and waits again and again, and each event is
+  // put to the policy on what is loaded after it came, never on a load from before the wait.
   // The process's own memory of recent admissions; every write re-checks them in the database.
   admissions: ['get', 'remember', 'forget'],
   health: ['ping'],
@@ -152,6 +154,7 @@ const storeNames: { readonly [S in keyof CoreStores]: true } = {
   oauth: true,
   agents: true,
   search: true,
+  changes: true,
   audit: true,
   idempotency: true,
   admissions: true,

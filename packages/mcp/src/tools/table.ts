@@ -13,7 +13,8 @@ const previewable = { dryRun: 'query.dryRun' as const }
  * THE tool table: the 22 tools of the spec ("MCP"), in the spec's order, the catch-up tool of
  * issue 18 (`get_artifact_changes`, after diff_artifact_versions), one project's artifacts of
  * issue 29 (`list_project_artifacts`, after list_workspace_artifacts) and the search of issue 32
- * (`search_artifacts`, after it): 25 tools, each naming the operation of the operation table it
+ * (`search_artifacts`, after it) and the wait of issue 33 (`wait_for_changes`, after get_artifact_changes):
+ * 26 tools, each naming the operation of the operation table it
  * runs. Both transports (Streamable HTTP in the web app,
  * stdio in `quire mcp`) serve exactly these.
  */
@@ -135,7 +136,7 @@ export const tools = [
     name: 'update_artifact',
     title: 'Publish a new version',
     description:
-      'Appends a new immutable version with the full new `content`. `expectedLatestVersion` must be the latest version you read (get_artifact): if someone published since, nothing is written and the error names the current version and shows the diff you missed (when your credential may read the content); merge and retry with that number. Returns the new version: its `versionNumber`, SHA-256, size and author. With `dryRun: true` every check runs and nothing is written: the answer names the version it would create (`wouldCreate.versionNumber`, the latest `fromVersion` + 1) and the diff from the latest.',
+      'Appends a new immutable version with the full new `content`. `expectedLatestVersion` must be the latest version you read (get_artifact): if someone published since, nothing is written and the error names the current version and shows the diff you missed (when your credential may read the content); merge and retry with that number. Returns the new version: its `versionNumber`, SHA-256, size and author. With `dryRun: true` every check runs and nothing is written: the answer names the version it would create (`wouldCreate.versionNumber`, the latest `fromVersion` + 1) and the diff from the latest. To hear when someone else publishes (before you merge, or to react to a reply), use wait_for_changes.',
     operation: 'appendVersion',
     fields: {
       artifactId: 'params.artifactId',
@@ -208,10 +209,20 @@ export const tools = [
     name: 'get_artifact_changes',
     title: 'Catch up on changes',
     description:
-      'Everything that changed after the version you last saw (`since`), in one call: the versions after it (newest first: number, changelog, author, time; paginated: pass `nextCursor` back as `cursor` with the same `since`) and the unified diff from `since` to the latest. The diff is cut at 256 KiB when larger (`diffTruncated`; then use diff_artifact_versions on narrower ranges). `since` equal to the latest answers no versions and an empty diff.',
+      'Everything that changed after the version you last saw (`since`), in one call: the versions after it (newest first: number, changelog, author, time; paginated: pass `nextCursor` back as `cursor` with the same `since`) and the unified diff from `since` to the latest. The diff is cut at 256 KiB when larger (`diffTruncated`; then use diff_artifact_versions on narrower ranges). `since` equal to the latest answers no versions and an empty diff. To wait for the next change instead of calling this again and again, use wait_for_changes.',
     operation: 'getArtifactChanges',
     fields: { artifactId: 'params.artifactId', since: 'query.since' },
     extensions: page,
+  }),
+  // Beyond the spec: waiting for a change instead of polling (issue 33).
+  defineTool({
+    name: 'wait_for_changes',
+    title: 'Wait for changes',
+    description:
+      "Waits until something changes in an artifact (`artifact`: its id or `owner/project/slug`) or in a project (`project`: `owner/project`, members only), instead of polling. Returns the events after `after` (oldest first: `kind` such as `artifact.version_created`, the artifact's `id` and `path`, `versionNumber`, `actor`, `at`) as soon as there are any, or none when `timeoutSeconds` (0–30, default 0: just look) pass. Always pass back the answer's `cursor` as `after` on the next call, so nothing is missed or seen twice; leave `after` out the first time to start from now. Events are thin: read what changed with get_artifact_changes (since the version you last saw). You only see events about artifacts you may read.",
+    operation: 'listEvents',
+    fields: { artifact: 'query.artifact', project: 'query.project', after: 'query.after', timeoutSeconds: 'query.wait' },
+    extensions: { limit: 'query.limit' },
   }),
   defineTool({
     name: 'get_artifact_access',

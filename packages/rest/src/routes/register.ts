@@ -5,6 +5,7 @@ import {
   type ContentIdentity,
   type ErrorCode,
   errorsOf,
+  type Failure,
   inputSchemasOf,
   type OperationId,
   type OperationSpec,
@@ -16,9 +17,10 @@ import {
 } from '@quire/core'
 import { applyContentCaching, type CachedContent, callerOf, httpStatusOf, problemMediaType, sendFailure } from '@quire/http-edge'
 import type { Runtime } from '@quire/runtime'
-import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
 import { Type } from 'typebox'
 import { optionalBody } from '../plugins/openapi-components.ts'
+import { eventStreams, wantsEventStream } from './event-stream.ts'
 
 /**
  * REST over the operation table and the binding table: one route per row, calling the row's
@@ -133,7 +135,26 @@ function idempotencyKeyOf(headers: IncomingHttpHeaders): string | undefined {
 }
 
 /** Registers one Fastify route per row of the operation table, each calling its binding. */
-export function registerOperations(app: FastifyInstance, runtime: Runtime): void {
+export function registerOperations(app: FastifyInstance, runtime: Runtime, options: { eventsHeartbeatSeconds?: number } = {}): void {
+  // Every operation but the health check authenticates a presented credential first: a refused
+  // one counts against the address (429 past its budget); a valid one always passes.
+  const refuse = async (request: FastifyRequest, reply: FastifyReply, failure: Failure, op: OperationSpec) => {
+    const caller = callerOf(request)
+    if (failure.code === 'invalid_token' && caller.credential && op.action !== null && app.authFailures)
+      return sendFailure(reply, await app.authFailures.failed(request, failure))
+    return sendFailure(reply, failure)
+  }
+  const waiting = new Set<AbortController>()
+  app.addHook('preClose', async () => {
+    for (const wait of waiting) wait.abort()
+  })
+  // Operations that also answer as a stream when asked (`Accept: text/event-stream`).
+  const streams: Partial<Record<OperationId, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>>> = {
+    listEvents: eventStreams(app, runtime, {
+      heartbeatSeconds: options.eventsHeartbeatSeconds ?? 15,
+      refuse: (request, reply, failure) => refuse(request, reply, failure, operations.listEvents),
+    }),
+  }
   for (const id of operationIds) {
     const op: OperationSpec = operations[id]
     const bind = bindings[id] as Binding<OperationId>
@@ -150,14 +171,19 @@ export function registerOperations(app: FastifyInstance, runtime: Runtime): void
           }
         : {}),
       handler: async (request, reply) => {
+        const stream = streams[id]
+        if (stream && wantsEventStream(request)) return stream(request, reply)
         const input = { params: request.params, query: request.query, body: request.body } as never
-        const caller = callerOf(request)
-        const result = await bind(runtime.deps, caller, input, { idempotencyKey: idempotencyKeyOf(request.headers) })
-        // Every operation but the health check authenticates a presented credential first: a
-        // refused one counts against the address (429 past its budget); a valid one always passes.
-        if (!result.ok && result.error.code === 'invalid_token' && caller.credential && op.action !== null && app.authFailures)
-          return sendFailure(reply, await app.authFailures.failed(request, result.error))
-        if (!result.ok) return sendFailure(reply, result.error)
+        // A long poll stops waiting when its caller goes away, or when the server closes (it then
+        // answers what it has, and the caller resumes from its cursor elsewhere).
+        const gone = new AbortController()
+        request.raw.once('close', () => gone.abort())
+        waiting.add(gone)
+        const result = await bind(runtime.deps, callerOf(request), input, {
+          idempotencyKey: idempotencyKeyOf(request.headers),
+          signal: gone.signal,
+        }).finally(() => waiting.delete(gone))
+        if (!result.ok) return refuse(request, reply, result.error, op)
         return send(reply, op, result.value, location)
       },
     })

@@ -11,6 +11,7 @@ import * as agentAuth from './0007-agent-auth.ts'
 import * as agentNames from './0008-agent-names.ts'
 import * as agentScopeRequests from './0009-agent-scope-requests.ts'
 import * as search from './0010-search.ts'
+import * as changeEvents from './0011-change-events.ts'
 
 /** Every migration, in order. One set runs on PostgreSQL and on PGlite alike. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0008-agent-names': agentNames,
   '0009-agent-scope-requests': agentScopeRequests,
   '0010-search': search,
+  '0011-change-events': changeEvents,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

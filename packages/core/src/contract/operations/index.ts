@@ -3,6 +3,7 @@ import { agentOperations } from './agents.ts'
 import { apiKeyOperations } from './api-keys.ts'
 import { artifactOperations } from './artifacts.ts'
 import { auditOperations } from './audit.ts'
+import { eventOperations } from './events.ts'
 import { profileOperations } from './profile.ts'
 import { projectOperations } from './projects.ts'
 import { searchOperations } from './search.ts'
@@ -27,6 +28,7 @@ export const operations = {
   ...versionOperations,
   ...sharingOperations,
   ...auditOperations,
+  ...eventOperations,
 } as const satisfies Record<string, OperationSpec>
 
 export type Operations = typeof operations

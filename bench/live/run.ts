@@ -16,12 +16,18 @@
  * 4. commit → one stream among N + 1 (the N idle ones open), against the same stream alone on A
  *    (half before opening them, half after closing them); appends paced to span a heartbeat period,
  *    so the idle streams' heartbeat wave falls among them as it would.
+ * 5. webhooks (webhooks.ts; B started again): `--webhooks` of them, over the spread's owners, on a
+ *    receiver in this process; commit → webhook one append at a time, and a burst of `--burst`
+ *    appends `--burst-concurrency` at once through A and B: deliveries per second against the
+ *    appends committed per second and the receiver posted to directly; each delivery exactly once.
  *
  *   pnpm bench live [--quick] [--users 50] [--per-user 20] [--appends 200] [--rounds 5] [--paced 100] [--idle 30] [--history 100000]
+ *                   [--webhooks 50] [--burst 1000] [--hook-appends 100] [--burst-concurrency 40]
  *
- * `--quick`: 10 × 10 idle streams, 40 appends in 2 rounds, 30 paced, a 15 s window, 10,000 older events
- * (about 1 min; the default about 2). `--users` × `--per-user` idle streams, at most 5,000 sockets,
- * all to 127.0.0.1; `ulimit -n` must leave room for them (checked, as the servers inherit it).
+ * `--quick`: 10 × 10 idle streams, 40 appends in 2 rounds, 30 paced, a 15 s window, 10,000 older events,
+ * 10 webhooks, a burst of 200, 20 appends one at a time (about 2 min; the default about 4.5).
+ * `--users` × `--per-user` idle streams, at most 5,000 sockets, all to 127.0.0.1; `ulimit -n` must
+ * leave room for them (checked, as the servers inherit it). `--webhooks 0` leaves the webhooks out.
  */
 import { readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
@@ -32,6 +38,7 @@ import { processCpuMs } from '../api/cpu.ts'
 import * as harness from '../harness.ts'
 import { documentText, type LiveFixtures, seed } from './seed.ts'
 import { openStream, type Stream } from './sse.ts'
+import { measureWebhooks, type Receiver, startReceiver, type WebhookFigures, type WebhookOptions, webhookReport } from './webhooks.ts'
 
 const { values: args } = parseArgs({
   options: {
@@ -43,6 +50,10 @@ const { values: args } = parseArgs({
     paced: { type: 'string' },
     idle: { type: 'string' },
     history: { type: 'string' },
+    webhooks: { type: 'string' },
+    burst: { type: 'string' },
+    'hook-appends': { type: 'string' },
+    'burst-concurrency': { type: 'string' },
   },
 })
 const quick = args.quick === true
@@ -55,6 +66,13 @@ const rounds = option('rounds', 5, 2, 1, 21)
 const paced = option('paced', 100, 30, 10, 2000)
 const idleSeconds = option('idle', 30, 15, 5, 300)
 const history = option('history', 100_000, 10_000, 0, 10_000_000)
+const webhookOptions: WebhookOptions = {
+  hooks: option('webhooks', 50, 10, 0, 500),
+  burst: option('burst', 1000, 200, 10, 20_000),
+  oneByOne: option('hook-appends', 100, 20, 5, 2000),
+  // As many as the two processes' workers send at once (20 each).
+  concurrency: option('burst-concurrency', 40, 40, 1, 200),
+}
 const subscribers = users * perUser
 if (subscribers > 5000) {
   process.stderr.write(`bench/live: --users × --per-user is the number of idle streams (sockets), at most 5,000, not ${subscribers}.\n`)
@@ -115,9 +133,12 @@ const events = (s: Samples): number[] => s.list.flatMap((x) => (x.event === null
 const run = await harness.postgresRun()
 const database = await harness.freshDatabase(run)
 const open = new Set<Stream>()
+let receiver: Receiver | null = null
 const cleanup = harness.cleanupOnce('bench/live', 'closing the streams, stopping the servers and dropping the database', async () => {
   for (const stream of open) stream.close()
   await harness.stopServers()
+  // After the servers: their workers finish the deliveries in flight before they exit.
+  await receiver?.close()
   await database.close()
   await finishTestRun(run)
 })
@@ -139,6 +160,8 @@ try {
     LOG_LEVEL: 'warn',
     // Rate limiting stays on, as in production; the limit is set out of reach of the bench.
     RATE_LIMIT_MAX: '1000000000',
+    // The webhook section's receiver is on loopback, refused unless allowed.
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   })
   const apiA = `http://127.0.0.1:${portA}`
   const apiB = `http://127.0.0.1:${portB}`
@@ -322,6 +345,16 @@ try {
   await sleep(1000)
   await pacedCase(paced - Math.floor(paced / 2), alone)
 
+  // 5: webhooks, on A and B started again (the streams all closed).
+  let hooks: WebhookFigures | null = null
+  if (webhookOptions.hooks > 0) {
+    receiver = await startReceiver()
+    const [portB2] = await harness.freePorts(1)
+    const apiB2 = `http://127.0.0.1:${portB2}`
+    await harness.start('apps/api/src/main.ts', env(portB2), [`${apiB2}/health`])
+    hooks = await measureWebhooks({ apis: [apiA, apiB2], owners: f.spread, receiver, log }, webhookOptions)
+  }
+
   // The tables.
   const rtts = (s: Samples) => s.list.map((x) => x.rtt)
   const ms = (x: number) => x.toFixed(1)
@@ -449,7 +482,9 @@ try {
     `\nmissed/failed: events not heard within ${MISSED_AFTER_MS / 1000} s, appends not 201 (must be 0). ` +
       `Idle streams that ended early: ${idleEnded}; events they received: ${idleEvents} (both must be 0).`,
   )
-  if (failures > 0) process.exitCode = 1
+  const webhookFailures = hooks === null ? 0 : webhookReport(hooks).failures
+  if (hooks !== null) console.log(webhookReport(hooks).text)
+  if (failures + webhookFailures > 0) process.exitCode = 1
 } finally {
   await cleanup()
 }

@@ -4,7 +4,7 @@ import { operatorSocketPath, startAuditPruning, startOperatorSocket, startRuntim
 import { readEnv } from './env.ts'
 
 const env = readEnv()
-const runtime = await startRuntime(env)
+const runtime = await startRuntime(env, { deliverWebhooks: true })
 const app = await buildApp(runtime, {
   logger: { level: env.LOG_LEVEL },
   logRequests: env.LOG_REQUESTS,

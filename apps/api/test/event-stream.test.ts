@@ -5,7 +5,7 @@
  */
 import type { ChangeEvent } from '@quire/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { engine, startTestApi, type TestApi } from './helper.ts'
+import { appendNext, engine, publishNote, startTestApi, type TestApi } from './helper.ts'
 
 let api: TestApi
 let base: string
@@ -21,27 +21,8 @@ type User = Awaited<ReturnType<TestApi['user']>>
 let n = 0
 const person = (name: string): Promise<User> => api.user(`${name}-${++n}@stream.test`)
 
-async function publish(owner: User, slug: string, publicView = false): Promise<{ id: string }> {
-  if (
-    !(await api.request('GET', `/api/projects/${owner.username}/notes/artifacts`, { token: owner.token })).statusCode
-      .toString()
-      .startsWith('2')
-  )
-    await api.call('POST', '/api/projects', owner.token, { ownerUsername: owner.username, slug: 'notes', title: 'Notes', icon: 'n' })
-  return api.call('POST', '/api/artifacts', owner.token, {
-    ownerUsername: owner.username,
-    projectSlug: 'notes',
-    slug,
-    type: 'md',
-    title: slug,
-    content: 'one\n',
-    changelog: 'first',
-    access: { publicView, publicEdit: false },
-  })
-}
-
-const append = (owner: User, id: string, expected: number) =>
-  api.call('POST', `/api/artifacts/${id}/versions`, owner.token, { content: `v${expected + 1}\n`, expectedLatestVersion: expected })
+const publish = (owner: User, slug: string, publicView = false) => publishNote(api, owner, slug, publicView)
+const append = (owner: User, id: string, expected: number) => appendNext(api, owner, id, expected)
 
 interface Message {
   readonly id?: string

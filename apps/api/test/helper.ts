@@ -42,7 +42,7 @@ export async function startTestApi(options: { clock?: Clock; env?: Record<string
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   })
-  const runtime = await createRuntime(env, { database, ...(options.clock ? { clock: options.clock } : {}) })
+  const runtime = await createRuntime(env, { database, deliverWebhooks: true, ...(options.clock ? { clock: options.clock } : {}) })
   const app = await buildApp(runtime, { ...edgeOptions(env), eventsHeartbeatSeconds: env.EVENTS_HEARTBEAT_SECONDS })
   const request: TestApi['request'] = (method, url, { token, body, headers } = {}) =>
     app.inject({
@@ -119,4 +119,37 @@ export async function oauthTokensFor(
   resource?: string,
 ): Promise<{ access_token: string; refresh_token: string; clientId: string }> {
   return oauthTokensForDeps(api.runtime.deps, email, resource)
+}
+
+/**
+ * An artifact of `owner` in their project `notes` (made on first use), and the next version of
+ * one: the changes the live-change tests (events, streams, webhooks) follow.
+ */
+export async function publishNote(
+  api: TestApi,
+  owner: { token: string; username: string },
+  slug: string,
+  publicView = false,
+): Promise<{ id: string }> {
+  const listed = await api.request('GET', `/api/projects/${owner.username}/notes/artifacts`, { token: owner.token })
+  if (listed.statusCode !== 200)
+    await api.call('POST', '/api/projects', owner.token, { ownerUsername: owner.username, slug: 'notes', title: 'Notes', icon: 'n' })
+  return api.call('POST', '/api/artifacts', owner.token, {
+    ownerUsername: owner.username,
+    projectSlug: 'notes',
+    slug,
+    type: 'md',
+    title: slug,
+    content: 'one\n',
+    changelog: 'first',
+    access: { publicView, publicEdit: false },
+  })
+}
+
+/** Appends version `expected + 1` of an artifact. */
+export function appendNext(api: TestApi, owner: { token: string }, artifactId: string, expected: number) {
+  return api.call('POST', `/api/artifacts/${artifactId}/versions`, owner.token, {
+    content: `v${expected + 1}\n`,
+    expectedLatestVersion: expected,
+  })
 }

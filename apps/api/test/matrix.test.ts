@@ -160,6 +160,18 @@ const matrix: Record<OperationId, Row> = {
   listAuditEvents: onArtifact('200', memberOnly),
   // Following takes a credential: there is no one to tell when access ends.
   listEvents: { ...onArtifact('200', read), anonymous: '401 unauthenticated' },
+  // A webhook follows the private artifact: whoever may read it (and has an account) may create one.
+  createWebhook: {
+    ...account('201'),
+    stranger: '404 not_found',
+    invitee: '404 not_found',
+  },
+  listWebhooks: account('200'),
+  // The owner's webhook: no one else's credential finds it.
+  deleteWebhook: ownersKey,
+  listWebhookDeliveries: ownersKey,
+  redeliverWebhookDelivery: ownersKey,
+  rotateWebhookSecret: ownersKey,
 }
 
 let api: TestApi
@@ -201,7 +213,16 @@ describe(`the authorization matrix (${engine}): ${operationIds.length} operation
  * run, a conflict on the authoritative path and after a recent write), and never sees a line of it.
  * The same requests from the owner's full key see the text: the check can fail.
  */
-type TextRequest = { readonly method: string; readonly url: (artifactId: string) => string; readonly body?: unknown }
+type TextRequest = {
+  readonly method: string
+  readonly url: (artifactId: string) => string
+  /** The body: as it is, or made for the artifact (a webhook names it in its body). */
+  readonly body?: unknown
+}
+
+/** A request's body for an artifact. */
+const bodyFor = (request: TextRequest, artifactId: string): unknown =>
+  typeof request.body === 'function' ? (request.body as (id: string) => unknown)(artifactId) : request.body
 type TextCase = TextRequest & {
   readonly name: string
   /** What the writer without read gets: a status and code, or a status and `withheld` for an answer without the text. */
@@ -297,7 +318,10 @@ describe(`a writer without read (${engine}) sees no text of the artifact`, () =>
   }
 
   async function send(request: TextRequest, artifactId: string, token: string) {
-    return api.request(request.method, request.url(artifactId), { token, ...(request.body === undefined ? {} : { body: request.body }) })
+    return api.request(request.method, request.url(artifactId), {
+      token,
+      ...(request.body === undefined ? {} : { body: bodyFor(request, artifactId) }),
+    })
   }
 
   it('covers every operation whose answer (success, dry run or conflict) can hold the text', () => {
@@ -447,6 +471,20 @@ const grantCases: Partial<Record<OperationId, readonly GrantCase[]>> = {
       control: { status: 200, writes: 'settings', settings: { publicEdit: true } },
     },
   ],
+  // A webhook delivers what reading the artifact gives (no web hook is made; the artifact is untouched either way).
+  createWebhook: [
+    {
+      name: 'a webhook on the artifact',
+      request: {
+        method: 'POST',
+        url: () => '/api/webhooks',
+        body: (artifact: string) => ({ url: 'https://grants.invalid/hook', artifact }),
+      },
+      holds: ['webhooks:write'],
+      lacks: 'artifacts:read',
+      control: { status: 201, writes: 'nothing' },
+    },
+  ],
 }
 
 describe(`a write grants no more than its caller may do (${engine})`, () => {
@@ -470,7 +508,10 @@ describe(`a write grants no more than its caller may do (${engine})`, () => {
   }
 
   const send = (request: TextRequest, artifactId: string, token: string) =>
-    api.request(request.method, request.url(artifactId), { token, ...(request.body === undefined ? {} : { body: request.body }) })
+    api.request(request.method, request.url(artifactId), {
+      token,
+      ...(request.body === undefined ? {} : { body: bodyFor(request, artifactId) }),
+    })
 
   it('covers every operation that needs more than its own scope, each scope it also needs missing in turn', () => {
     const needing = operationIds.filter((id) => scopesOf(operations[id]).length > 1)

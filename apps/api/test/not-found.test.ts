@@ -20,6 +20,8 @@ const missing = {
   shareLink: ids.next('shl'),
   apiKey: ids.next('key'),
   agent: ids.next('agt'),
+  webhook: ids.next('whk'),
+  delivery: ids.next('whd'),
 }
 
 interface Hidden {
@@ -30,6 +32,8 @@ interface Hidden {
   readonly shareLinkId: string
   readonly apiKeyId: string
   readonly agentId: string
+  readonly webhookId: string
+  readonly deliveryId: string
 }
 let hidden: Hidden
 let bob: { token: string }
@@ -52,6 +56,8 @@ beforeAll(async () => {
   const link = await api.call('POST', `/api/artifacts/${artifact.id}/share-links`, alice.token, { role: 'viewer' })
   const key = await api.call('POST', '/api/api-keys', alice.token, { name: 'hidden', scopes: ['artifacts:read'] })
   const team = await api.call('POST', '/api/workspaces', alice.token, { slug: 'alice-hidden-team', name: 'Team' })
+  const webhook = await api.call('POST', '/api/webhooks', alice.token, { url: 'https://hidden.invalid/hook', artifact: artifact.id })
+  const [ping] = (await api.call('GET', `/api/webhooks/${webhook.webhook.id}/deliveries`, alice.token)).items
   const invitation = await api.call('POST', `/api/workspaces/${team.id}/invitations`, alice.token, { email: 'carol.hidden@example.com' })
   hidden = {
     owner: alice.username,
@@ -61,6 +67,8 @@ beforeAll(async () => {
     shareLinkId: link.id,
     apiKeyId: key.id,
     agentId: (await claimedAgent(api.runtime.deps, { userId: alice.userId, email: 'alice.hidden@example.com' })).id,
+    webhookId: webhook.webhook.id,
+    deliveryId: ping.id,
   }
   bob = await api.user('bob.outsider@example.com')
   // A live share link of bob's own artifact: a credential that reaches one other artifact only.
@@ -191,6 +199,36 @@ function probes(h: Hidden): Partial<Record<OperationId, Probe>> {
     },
     revokeApiKey: { method: 'DELETE', hidden: `/api/api-keys/${h.apiKeyId}`, missing: [`/api/api-keys/${missing.apiKey}`] },
     revokeAgent: { method: 'POST', hidden: `/api/agents/${h.agentId}/revoke`, missing: [`/api/agents/${missing.agent}/revoke`] },
+    listEvents: {
+      method: 'GET',
+      hidden: `/api/events?artifact=${h.artifactId}`,
+      missing: [`/api/events?artifact=${missing.artifact}`],
+    },
+    createWebhook: {
+      method: 'POST',
+      hidden: '/api/webhooks',
+      missing: ['/api/webhooks'],
+      body: (owner) => ({ url: 'https://probe.invalid/hook', artifact: owner === h.owner ? h.artifactId : missing.artifact }),
+    },
+    deleteWebhook: { method: 'DELETE', hidden: `/api/webhooks/${h.webhookId}`, missing: [`/api/webhooks/${missing.webhook}`] },
+    listWebhookDeliveries: {
+      method: 'GET',
+      hidden: `/api/webhooks/${h.webhookId}/deliveries`,
+      missing: [`/api/webhooks/${missing.webhook}/deliveries`],
+    },
+    rotateWebhookSecret: {
+      method: 'POST',
+      hidden: `/api/webhooks/${h.webhookId}/rotate-secret`,
+      missing: [`/api/webhooks/${missing.webhook}/rotate-secret`],
+    },
+    redeliverWebhookDelivery: {
+      method: 'POST',
+      hidden: `/api/webhooks/${h.webhookId}/deliveries/${h.deliveryId}/redeliver`,
+      missing: [
+        `/api/webhooks/${missing.webhook}/deliveries/${missing.delivery}/redeliver`,
+        `/api/webhooks/${h.webhookId}/deliveries/${missing.delivery}/redeliver`,
+      ],
+    },
   }
 }
 
@@ -207,7 +245,9 @@ function send(method: string, url: string, token: string | null, body?: unknown)
 describe(`one not-found answer (${engine})`, () => {
   it('covers every operation that names a resource by id, path or owner', () => {
     const naming = operationIds.filter(
-      (id) => operations[id].path.includes(':') || ['createProject', 'createArtifact', 'listAuditEvents'].includes(id),
+      (id) =>
+        operations[id].path.includes(':') ||
+        ['createProject', 'createArtifact', 'listAuditEvents', 'listEvents', 'createWebhook'].includes(id),
     )
     expect(Object.keys(probes(hidden)).sort()).toEqual([...naming].sort())
   })

@@ -304,6 +304,25 @@ export async function prepare(world: World, id: OperationId): Promise<PreparedRe
       return at('GET', '/api/profile/artifacts')
     case 'searchArtifacts':
       return at('GET', '/api/search?q=matrix')
+    case 'createWebhook':
+      return at('POST', '/api/webhooks', { url: `https://hooks-${n}.invalid/quire`, artifact: artifact.artifactId })
+    case 'listWebhooks':
+      return at('GET', '/api/webhooks')
+    case 'deleteWebhook':
+    case 'listWebhookDeliveries':
+    case 'redeliverWebhookDelivery':
+    case 'rotateWebhookSecret': {
+      const hook = await api.call('POST', '/api/webhooks', owner.token, {
+        url: `https://hooks-${n}.invalid/quire`,
+        artifact: artifact.artifactId,
+      })
+      const path = `/api/webhooks/${hook.webhook.id}`
+      if (id === 'deleteWebhook') return at('DELETE', path)
+      if (id === 'listWebhookDeliveries') return at('GET', `${path}/deliveries`)
+      if (id === 'rotateWebhookSecret') return at('POST', `${path}/rotate-secret`)
+      const deliveries = await api.call('GET', `${path}/deliveries`, owner.token)
+      return at('POST', `${path}/deliveries/${deliveries.items[0].id}/redeliver`)
+    }
     case 'listEvents':
       return at('GET', `/api/events?artifact=${artifact.artifactId}&after=0`)
     case 'listProjectArtifacts':

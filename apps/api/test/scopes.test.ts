@@ -43,6 +43,13 @@ const gatedBy: Record<OperationId, readonly Scope[]> = {
   listMyArtifacts: ['artifacts:read'],
   searchArtifacts: ['artifacts:read'],
   listEvents: ['artifacts:read'],
+  // It delivers what reading the artifacts gives.
+  createWebhook: ['webhooks:write', 'artifacts:read'],
+  listWebhooks: ['webhooks:write'],
+  deleteWebhook: ['webhooks:write'],
+  listWebhookDeliveries: ['webhooks:write'],
+  redeliverWebhookDelivery: ['webhooks:write'],
+  rotateWebhookSecret: ['webhooks:write'],
   listProjectArtifacts: ['artifacts:read'],
   getArtifact: ['artifacts:read'],
   deleteArtifact: ['artifacts:delete'],

@@ -13,7 +13,7 @@ import { sessionSecretOf } from './session-secret.ts'
  * apart (apps/api/src/main.ts and apps/web/src/main.ts), as many of each as needed.
  */
 const { runtime: apiEnv, web: webEnv } = settingsOrExit(() => readServerEnv())
-const runtime = await startRuntime(apiEnv)
+const runtime = await startRuntime(apiEnv, { deliverWebhooks: true })
 
 // The API's public address is the runtime's (the audience its tokens are bound to), said once.
 const apiUrl = runtime.deps.config.apiUrl

@@ -37,6 +37,7 @@ export const scopeSummaries: Record<Scope, string> = {
   'artifacts:access:read': "Read an artifact's access settings and a workspace's member list.",
   'artifacts:access:write': "Change an artifact's access settings (public view, public edit, viewer emails).",
   'agents:manage': "List, create and revoke the person's API keys and agents.",
+  'webhooks:write': 'Create, list, rotate and delete webhooks that deliver changes of what the person can read to a URL.',
 }
 
 /** The reference sections, as lines of Markdown, with this deployment's URLs, scopes and lifetimes. */

@@ -21,6 +21,14 @@ import { type ContentRead, diffVersions, getArtifactChanges, getContent, listVer
 import { searchArtifacts } from './use-cases/search.ts'
 import { createShareLink, listShareLinks, revokeShareLink } from './use-cases/share-links.ts'
 import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhookDelivery,
+  rotateWebhookSecret,
+} from './use-cases/webhooks.ts'
+import {
   createWorkspace,
   listWorkspaceArtifacts,
   listWorkspaceAuditEvents,
@@ -181,4 +189,11 @@ export const bindings: Bindings = {
   // Audit.
   listAuditEvents: async (deps, caller, { query }) => answer(await listAuditEvents(deps, caller, query)),
   listEvents: async (deps, caller, { query }, { signal }) => answer(await listEvents(deps, caller, query, { signal })),
+  createWebhook: async (deps, caller, { body }) => answer(await createWebhook(deps, caller, body)),
+  listWebhooks: async (deps, caller, { query }) => answer(await listWebhooks(deps, caller, query)),
+  deleteWebhook: async (deps, caller, { params }) => answer(await deleteWebhook(deps, caller, params.webhookId)),
+  listWebhookDeliveries: async (deps, caller, { params, query }) =>
+    answer(await listWebhookDeliveries(deps, caller, params.webhookId, query)),
+  redeliverWebhookDelivery: async (deps, caller, { params }) => answer(await redeliverWebhookDelivery(deps, caller, params)),
+  rotateWebhookSecret: async (deps, caller, { params }) => answer(await rotateWebhookSecret(deps, caller, params.webhookId)),
 }

@@ -67,6 +67,8 @@ export {
   scopesOf,
   type TextIssue,
   textProblem,
+  WEBHOOK_RETRY_SECONDS,
+  WebhookDelivery,
   workspaceActions,
 } from './contract/index.ts'
 export { type UnifiedDiff, type UnifiedDiffOptions, unifiedDiff } from './diff/unified-diff.ts'
@@ -248,6 +250,19 @@ export type {
   WriteGuard,
   WriteRefusal,
 } from './ports/stores.ts'
+export type {
+  BehindWebhook,
+  ClaimedDelivery,
+  DeliveryAttemptRecord,
+  DeliveryRecord,
+  DeliveryStatus,
+  NewDelivery,
+  OwnerView,
+  WebhookOwner,
+  WebhookRecord,
+  WebhookSecurity,
+  WebhookStore,
+} from './ports/webhooks.ts'
 // Use-cases.
 export { identify } from './use-cases/access.ts'
 export { getArtifactAccess, updateArtifactAccess } from './use-cases/access-settings.ts'
@@ -312,6 +327,7 @@ export { requestScope } from './use-cases/request-scope.ts'
 export { searchArtifacts } from './use-cases/search.ts'
 export { createShareLink, listShareLinks, revokeShareLink, shareLinkUrl } from './use-cases/share-links.ts'
 export { sessionPrincipal, signInWithOidc, signOut } from './use-cases/sign-in.ts'
+export { nextAttemptAt, planDeliveries } from './use-cases/webhooks.ts'
 export {
   createWorkspace,
   listWorkspaceArtifacts,

@@ -20,6 +20,7 @@ export const scopeWords: Record<string, string> = {
   'artifacts:access:read': 'see who has access (access settings, workspace members)',
   'artifacts:access:write': 'change who has access',
   'agents:manage': 'manage your API keys and agents',
+  'webhooks:write': 'send changes of what you can read to a URL (webhooks)',
 }
 
 /** Where the client will send you: its redirect's origin, or the scheme of a native app. */

@@ -42,6 +42,14 @@ export const Env = Type.Object({
   /** How often each process looks for changes when no notification came (the fallback when LISTEN is cut), in ms. */
   EVENTS_POLL_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 2000 }),
   /** Seconds between heartbeat comments on an event stream (`GET /api/events` as text/event-stream). */
+  /**
+   * Host names webhooks may deliver to whatever address they resolve to, comma-separated (e.g.
+   * `127.0.0.1,receiver.internal` for a local setup or a test). Empty (default): loopback, private,
+   * link-local, unique-local and IPv4-mapped addresses are refused, when given and when connected to.
+   */
+  WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
+  /** The key webhook secrets are derived from; unset: one made once and kept in the database. */
+  WEBHOOK_SIGNING_KEY: Type.Optional(Type.String({ minLength: 32 })),
   EVENTS_HEARTBEAT_SECONDS: Type.Integer({ minimum: 1, maximum: 30, default: 15 }),
   QUIRE_DATA_DIR: Type.String({ default: '.quire' }),
   QUIRE_CONTENT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),

@@ -6,6 +6,7 @@ import { type Clock, type CoreDeps, createIdGenerator, type OperatorDeps, oauthS
 import { createStores, type DatabaseConfig, type DatabaseHandle, DatabaseInUseError, migrateToLatest, openDatabase } from '@quire/storage'
 import packageJson from '../package.json' with { type: 'json' }
 import { agentAuthSettings, type Env } from './config.ts'
+import { allowedHostsOf, startWebhookWorker, type WebhookWorker, webhookSecurity } from './webhooks.ts'
 
 /** Everything the app runs on, wired once. */
 export interface Runtime {
@@ -14,6 +15,8 @@ export interface Runtime {
   readonly database: DatabaseHandle
   /** The agent registration layer (auth.md); null when AUTH_MD_ENABLED is not `true`. */
   readonly agentAuth: AgentAuth | null
+  /** This process's webhook delivery worker; null unless asked for (`deliverWebhooks`). */
+  readonly webhooks: WebhookWorker | null
   /**
    * The same dependencies with OAuth access tokens checked against another audience (RFC 8707):
    * the web app's `/mcp` accepts only tokens issued for `{web_url}/mcp`, the API only its own.
@@ -47,7 +50,17 @@ export function databaseConfig(env: Env): DatabaseConfig {
  * The composition root: opens (or adopts) the database, brings its schema up to date, and
  * wires the stores and the policy into core's use-case dependencies.
  */
-export async function createRuntime(env: Env, options: { database?: DatabaseHandle; clock?: Clock } = {}): Promise<Runtime> {
+export interface RuntimeOptions {
+  readonly database?: DatabaseHandle
+  readonly clock?: Clock
+  /**
+   * Run this process's webhook delivery worker: the serving processes do (the API, the local
+   * server); an operator command, a bench's seeding or a test that does not deliver does not.
+   */
+  readonly deliverWebhooks?: boolean
+}
+
+export async function createRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
   // Checked before the database opens: a refused setting costs nothing to undo.
   const agentAuth = agentAuthSettings(env)
   const database = options.database ?? (await openDatabase(databaseConfig(env)))
@@ -63,8 +76,11 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
   const ids = createIdGenerator()
   const apiUrl = env.API_URL ?? `http://localhost:${env.API_PORT}`
   const webUrl = env.WEB_URL
+  const allowedHosts = allowedHostsOf(env.WEBHOOK_ALLOWED_HOSTS)
+  const security = webhookSecurity({ allowedHosts, signingKey: env.WEBHOOK_SIGNING_KEY, store: stores.webhooks })
   const deps: CoreDeps = {
     ...stores,
+    webhookSecurity: security,
     policy: createPolicy({ audience: apiUrl }),
     clock,
     ids,
@@ -84,8 +100,12 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
           }),
     },
   }
+  const webhooks = options.deliverWebhooks
+    ? startWebhookWorker(deps, security, { allowedHosts, userAgent: `Quire-Webhooks/${packageJson.version}` })
+    : null
   return {
     deps,
+    webhooks,
     operator: {
       clock,
       ids,
@@ -99,6 +119,7 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
     agentAuth: agentAuth === null ? null : createAgentAuth(deps, agentAuth, agentAuthUrls(deps.config)),
     forAudience: (audience) => ({ ...deps, policy: createPolicy({ audience }) }),
     close: async () => {
+      await webhooks?.stop()
       await stores.changes.close()
       await database.close()
     },
@@ -110,9 +131,9 @@ export async function createRuntime(env: Env, options: { database?: DatabaseHand
  * process holds ends the start with one sentence on standard error and exit status 1 (no stack),
  * the same in every entry point that serves.
  */
-export async function startRuntime(env: Env): Promise<Runtime> {
+export async function startRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
   try {
-    return await createRuntime(env)
+    return await createRuntime(env, options)
   } catch (error) {
     if (!(error instanceof DatabaseInUseError)) throw error
     process.stderr.write(`${error.message} Is Quire already running? Stop it, or point QUIRE_DATA_DIR elsewhere.\n`)

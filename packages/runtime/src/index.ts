@@ -5,7 +5,7 @@
  * `@quire/http-edge`, the REST app `@quire/rest`.
  */
 export { agentAuthSettings, ConfigurationError, type Env, listOf, readEnv, readSettings, settingsOrExit } from './config.ts'
-export { createRuntime, databaseConfig, type Runtime, startRuntime } from './container.ts'
+export { createRuntime, databaseConfig, type Runtime, type RuntimeOptions, startRuntime } from './container.ts'
 export { type Discovery, discoveryDocuments } from './discovery.ts'
 export { operatorSocketPath, runOperatorCommand, startOperatorSocket } from './operator.ts'
 export { type AuditPruning, type PruneLog, startAuditPruning } from './retention.ts'

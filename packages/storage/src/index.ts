@@ -24,6 +24,7 @@ import { projectStore } from './stores/projects.ts'
 import { searchStore } from './stores/search.ts'
 import { shareLinkStore } from './stores/share-links.ts'
 import { signInStore } from './stores/sign-in.ts'
+import { webhookStore } from './stores/webhooks.ts'
 import { workspaceStore } from './stores/workspaces.ts'
 
 export { DatabaseInUseError } from './data-dir-lock.ts'
@@ -91,6 +92,7 @@ export function createStores(
     agents: agentStore(db),
     search: searchStore(db),
     changes: changeStore(database, options.changes),
+    webhooks: webhookStore(db),
     auditPruner: auditPruner(db, database.kind ?? 'postgres'),
     health: {
       async ping() {

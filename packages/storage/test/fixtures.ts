@@ -29,6 +29,8 @@ export async function openStores(): Promise<{ handle: TestDatabase; deps: Deps }
     ids,
     sha256: sha256Hex,
     config: { webUrl: 'https://q.test', apiUrl: 'https://api.q.test', limits: defaultLimits, version: '0' },
+    // The runtime's (the server key, the address rules) is not the store tests' concern.
+    webhookSecurity: { refusal: () => null, secret: async (id, rotation) => `whsec_${id}.${rotation}` },
   }
   return { handle, deps }
 }

@@ -105,6 +105,7 @@ beforeAll(async () => {
     ids,
     sha256: sha256Hex,
     config: { webUrl: 'https://q.test', apiUrl: 'https://api.q.test', limits: defaultLimits, version: '0' },
+    webhookSecurity: { refusal: () => null, secret: async (id, rotation) => `whsec_${id}.${rotation}` },
   }
 })
 afterAll(async () => {

@@ -28,7 +28,7 @@ export const commandEntries: readonly CommandEntry[] = [
   own(edit),
   own(open),
   own(artifactWatch),
-  ...groups('search', 'path', 'share', 'audit', 'events'),
+  ...groups('search', 'path', 'share', 'audit', 'events', 'webhook'),
   own(mcp),
   own(schema),
   own(completion),

@@ -337,4 +337,44 @@ export const operationCommands = {
       "quire events --workspace ws_01jc0000000000000000000000 --after 41 --limit 500 --jq '.events[].path'",
     ],
   },
+
+  createWebhook: {
+    command: ['webhook', 'create'],
+    summary: "Deliver an artifact's or a project's changes to a URL, signed (the secret is shown once)",
+    says: (value) => {
+      const hook = value.webhook as Fields
+      return `Created webhook ${String(hook.id)} to ${String(hook.url)}; a ping is on its way. Its signing secret, shown once:\n${String(value.secret)}`
+    },
+    examples: [
+      'quire webhook create --url https://example.com/quire --project ada/notes',
+      'quire webhook create --url https://example.com/quire --artifact ada/notes/plan --events artifact.version_created',
+    ],
+  },
+  listWebhooks: {
+    command: ['webhook', 'list'],
+    summary: 'List your webhooks',
+    columns: ['id', 'url', 'artifactId:ARTIFACT', 'projectId:PROJECT', 'status', 'statusReason:WHY', 'createdAt:CREATED'],
+  },
+  listWebhookDeliveries: {
+    command: ['webhook', 'deliveries'],
+    summary: "A webhook's delivery log, newest first",
+    columns: ['id', 'kind', 'eventId:EVENT', 'status', 'attempts.length:ATTEMPTS', 'nextAttemptAt:NEXT', 'createdAt:CREATED'],
+    examples: ['quire webhook deliveries whk_01jc0000000000000000000000 --format json'],
+  },
+  redeliverWebhookDelivery: {
+    command: ['webhook', 'redeliver'],
+    summary: 'Send a delivery again now (the same message id)',
+    says: (value) => `Delivery ${String(value.id)} is due again now.`,
+  },
+  rotateWebhookSecret: {
+    command: ['webhook', 'rotate'],
+    summary: 'Give a webhook a new signing secret (shown once); the old one stops signing at once',
+    says: (value) =>
+      `Rotated the secret of webhook ${String((value.webhook as Fields).id)}. The new one, shown once:\n${String(value.secret)}`,
+  },
+  deleteWebhook: {
+    command: ['webhook', 'delete'],
+    summary: 'Delete a webhook: nothing more is delivered',
+    says: (value) => `Deleted webhook ${String(value.id)}.`,
+  },
 } as const satisfies CliOverrides

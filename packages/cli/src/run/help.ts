@@ -24,6 +24,7 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   path: 'Find projects and artifacts by path',
   share: 'Share links',
   audit: 'The audit trail',
+  webhook: 'Webhooks: changes delivered to a URL, signed',
 }
 
 function rows(pairs: readonly (readonly [string, string])[]): string[] {

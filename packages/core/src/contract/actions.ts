@@ -33,6 +33,8 @@ export const actions = {
   'api_key.manage': { scope: 'agents:manage', mutates: true },
   /** Claimed agents act for the person, like keys: seeing and stopping them is managing credentials. */
   'agent.manage': { scope: 'agents:manage', mutates: true },
+  /** A webhook sends what its owner may read to a URL of their choosing: its own scope. */
+  'webhook.manage': { scope: 'webhooks:write', mutates: true },
 } as const satisfies Record<string, { scope: Scope | null; mutates: boolean }>
 
 export type Action = keyof typeof actions

@@ -8,6 +8,9 @@
 export const accountActions = [
   'api_key.created',
   'api_key.revoked',
+  'webhook.created',
+  'webhook.deleted',
+  'webhook.secret_rotated',
   'user.created',
   'user.identity_linked',
   'profile.username_changed',

@@ -115,6 +115,16 @@ export {
   VersionParams,
 } from './schemas/version.ts'
 export {
+  CreateWebhookBody,
+  DeliveryAttempt,
+  DeliveryParams,
+  WEBHOOK_RETRY_SECONDS,
+  Webhook,
+  WebhookDelivery,
+  WebhookParams,
+  WebhookWithSecret,
+} from './schemas/webhook.ts'
+export {
   CreateInvitationBody,
   CreateWorkspaceBody,
   Invitation,

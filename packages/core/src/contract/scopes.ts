@@ -10,6 +10,7 @@ export const scopes = [
   'artifacts:access:read',
   'artifacts:access:write',
   'agents:manage',
+  'webhooks:write',
 ] as const
 
 export type Scope = (typeof scopes)[number]

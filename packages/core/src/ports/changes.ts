@@ -1,8 +1,12 @@
 import type { ActorRef } from '../contract/schemas/common.ts'
 import type { ChangeKind } from '../contract/schemas/events.ts'
 
-/** What a follower follows: one artifact, one project's artifacts or one workspace's. */
-export type ChangeScope = { readonly artifactId: string } | { readonly projectId: string } | { readonly workspaceId: string }
+/** What a follower follows: one artifact, one project's artifacts or one workspace's; or every change (the webhook worker). */
+export type ChangeScope =
+  | { readonly artifactId: string }
+  | { readonly projectId: string }
+  | { readonly workspaceId: string }
+  | { readonly every: true }
 
 /** One numbered change (stored by the change's own transaction, numbered after its commit). */
 export interface ChangeRecord {

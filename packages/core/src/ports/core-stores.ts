@@ -5,6 +5,7 @@ import type { ChangeStore } from './changes.ts'
 import type { SearchStore } from './search.ts'
 import type { OAuthStore, SignInStore } from './sign-in.ts'
 import type { ArtifactStore, AuditStore, CredentialStore, HealthProbe, IdempotencyStore, ProjectStore, ShareLinkStore } from './stores.ts'
+import type { WebhookStore } from './webhooks.ts'
 
 /** Every store core's use-cases reach the database through: what a storage adapter provides. */
 export interface CoreStores {
@@ -27,6 +28,8 @@ export interface CoreStores {
   readonly audit: AuditStore
   /** The ordered stream of changes followers read and wait on (`GET /api/events`). */
   readonly changes: ChangeStore
+  /** Webhooks, their deliveries and the server's signing key. */
+  readonly webhooks: WebhookStore
   readonly idempotency: IdempotencyStore
   readonly admissions: AdmissionCache
   readonly health: HealthProbe

@@ -4,7 +4,7 @@ export interface Clock {
 }
 
 /** Prefixes of Quire's identifiers. */
-export type IdPrefix = 'usr' | 'ws' | 'prj' | 'art' | 'evt' | 'key' | 'shl' | 'agt' | 'inv' | 'ses' | 'tok' | 'cli'
+export type IdPrefix = 'usr' | 'ws' | 'prj' | 'art' | 'evt' | 'key' | 'shl' | 'agt' | 'inv' | 'ses' | 'tok' | 'cli' | 'whk' | 'whd'
 
 /** Prefixed, sortable, unguessable identifiers (`art_01j…`). */
 export interface IdGenerator {

@@ -89,13 +89,41 @@ export function admitEvenDeleted(
   if (artifact !== null && artifact.deletedAt !== null) {
     const principal = principalOf(deps, caller, ctx.credential)
     if (!principal.ok) return principal
-    const couldDelete = deps.policy.decide(principal.value, 'artifact.delete', artifactResource(artifact, ctx.role))
-    if (!couldDelete.allow && couldDelete.code !== 'insufficient_scope')
-      return fail('not_found', unseen.artifact, {
-        reason: `the artifact is deleted and the caller could not delete it: ${couldDelete.reason}`,
-      })
+    const hidden = deletedHidden(deps, principal.value, artifact, ctx.role)
+    if (hidden !== null) return hidden
   }
   return admitArtifact(deps, caller, ctx, action)
+}
+
+/** A deleted artifact is the 404 of one that never existed, but to those who could delete it. */
+function deletedHidden(
+  deps: Pick<CoreDeps, 'policy'>,
+  principal: Principal,
+  artifact: ArtifactRecord,
+  role: Role | null,
+): Result<never> | null {
+  const couldDelete = deps.policy.decide(principal, 'artifact.delete', artifactResource(artifact, role))
+  if (couldDelete.allow || couldDelete.code === 'insufficient_scope') return null
+  return fail('not_found', unseen.artifact, { reason: `the artifact is deleted and the caller could not delete it: ${couldDelete.reason}` })
+}
+
+/**
+ * The same rule for a principal with no credential to load (a webhook's owner, put to the policy
+ * as the person with every scope): whether it may do `action` on the artifact as it is now.
+ */
+export function mayReadEvenDeleted(
+  deps: Pick<CoreDeps, 'policy'>,
+  principal: Principal,
+  artifact: ArtifactRecord,
+  role: Role | null,
+  action: Action,
+): Result<true> {
+  if (artifact.deletedAt !== null) {
+    const hidden = deletedHidden(deps, principal, artifact, role)
+    if (hidden !== null) return hidden
+  }
+  const decided = deps.policy.decide(principal, action, artifactResource(artifact, role))
+  return decided.allow ? ok(true) : fail(decided.code, decided.reason)
 }
 
 /** Where an artifact lives, for a hand-off page (only a full record has its names). */

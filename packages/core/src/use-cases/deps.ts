@@ -2,6 +2,7 @@ import type { Policy } from '../domain/policy.ts'
 import type { Limits } from '../domain/rules.ts'
 import type { CoreStores } from '../ports/core-stores.ts'
 import type { Clock, IdGenerator, Sha256 } from '../ports/runtime.ts'
+import type { WebhookSecurity } from '../ports/webhooks.ts'
 import type { AgentLayerConfig } from './hand-off.ts'
 
 /** Service-level settings the use-cases need. */
@@ -24,4 +25,6 @@ export interface CoreDeps extends CoreStores {
   readonly ids: IdGenerator
   readonly sha256: Sha256
   readonly config: CoreConfig
+  /** What a webhook may target, and each webhook's signing secret (the runtime's, with its server key). */
+  readonly webhookSecurity: WebhookSecurity
 }

@@ -33,19 +33,21 @@ function refused(path: string, message: string): Result<never> {
  * members, whose every artifact they may read. Run at every call, so a follow whose credential was
  * revoked or whose access went away ends with that refusal.
  */
-async function admitFollow(deps: CoreDeps, caller: Caller, query: EventsQuery): Promise<Result<ChangeScope>> {
+export async function admitFollow(
+  deps: CoreDeps,
+  caller: Caller,
+  query: Pick<EventsQuery, 'artifact' | 'project' | 'workspace'>,
+  at = '/query',
+): Promise<Result<ChangeScope>> {
   // Following takes a credential: there is no one to tell when access ends, and nothing to follow anonymously that polling does not do.
   if (caller.credential === null)
     return fail('unauthenticated', 'Following changes takes a credential: send `Authorization: Bearer <token>`.')
   const named = (['artifact', 'project', 'workspace'] as const).filter((name) => query[name] !== undefined)
   if (named.length !== 1)
-    return refused(
-      '/query',
-      'Name exactly one of `artifact` (an id or owner/project/slug), `project` (owner/project) or `workspace` (an id).',
-    )
+    return refused(at, 'Name exactly one of `artifact` (an id or owner/project/slug), `project` (owner/project) or `workspace` (an id).')
   if (query.artifact !== undefined) {
     const target = artifactTarget(query.artifact)
-    if (target === null) return refused('/query/artifact', 'must be an artifact id (art_…) or a path owner/project/slug')
+    if (target === null) return refused(`${at}/artifact`, 'must be an artifact id (art_…) or a path owner/project/slug')
     const ctx = await deps.artifacts.loadForCaller(
       'id' in target ? { credential: caller.credential, target, includeDeleted: true } : { credential: caller.credential, target },
     )
@@ -54,7 +56,7 @@ async function admitFollow(deps: CoreDeps, caller: Caller, query: EventsQuery): 
   }
   if (query.project !== undefined) {
     const [owner, projectSlug, ...rest] = query.project.split('/')
-    if (!owner || !projectSlug || rest.length > 0) return refused('/query/project', 'must be a project path owner/project')
+    if (!owner || !projectSlug || rest.length > 0) return refused(`${at}/project`, 'must be a project path owner/project')
     const ctx = await deps.projects.loadNamespaceForCaller({ credential: caller.credential, owner, projectSlug })
     const admitted = admitNamespace(deps, caller, ctx, 'artifact.read')
     if (!admitted.ok) return admitted.error.code === 'not_found' ? fail('not_found', unseen.project) : admitted

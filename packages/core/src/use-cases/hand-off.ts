@@ -43,6 +43,8 @@ const personPages: Record<Action, { readonly under: 'artifact' | 'workspace' | '
   'invitation.accept': { under: 'site', path: '/settings/invitations', ask: 'accept the invitation' },
   'api_key.manage': { under: 'site', path: '/settings/keys', ask: 'manage the API keys' },
   'agent.manage': { under: 'site', path: '/settings/agents', ask: 'manage the agents' },
+  // Webhooks have no page: a key with `webhooks:write` (or `quire webhook create`) sets one up.
+  'webhook.manage': { under: 'site', path: '/settings/keys', ask: 'set up the webhook' },
 }
 
 /** The page's path for an action at a place (exported for the test that holds them to the route table). */

@@ -155,6 +155,7 @@ const storeNames: { readonly [S in keyof CoreStores]: true } = {
   agents: true,
   search: true,
   changes: true,
+  webhooks: true,
   audit: true,
   idempotency: true,
   admissions: true,

@@ -25,5 +25,11 @@ export const hiddenOperations: Readonly<Partial<Record<OperationId, string>>> = 
   acceptInvitation: `the invitee's own consent, given signed in (web, CLI); ${notInSpec}`,
   listWorkspaceAuditEvents: `list_audit_events covers an artifact's and the account's trail; ${notInSpec}`,
   checkArtifactSlug: `create_artifact answers slug_taken with free slugs (its \`dryRun\` too), and resolve_path tells whether a path exists; ${notInSpec}`,
+  createWebhook: `a webhook sends what its owner may read to a URL: a person's decision (CLI, REST); an agent waits with wait_for_changes; ${notInSpec}`,
+  listWebhooks: `webhooks are managed by people (CLI, REST); ${notInSpec}`,
+  deleteWebhook: `webhooks are managed by people (CLI, REST); ${notInSpec}`,
+  listWebhookDeliveries: `webhooks are managed by people (CLI, REST); ${notInSpec}`,
+  redeliverWebhookDelivery: `webhooks are managed by people (CLI, REST); ${notInSpec}`,
+  rotateWebhookSecret: `a secret shown once belongs to the person setting up the receiver (CLI, REST); ${notInSpec}`,
   previewArtifactUrl: `create_artifact returns the URL (with \`dryRun\`, before anything is written); ${notInSpec}`,
 }

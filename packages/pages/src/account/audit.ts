@@ -55,6 +55,8 @@ const invitee = (d: Data) => (text(d, 'email') ? `${text(d, 'email')} as ${text(
 const version = (d: Data) => (text(d, 'versionNumber') ? `version ${text(d, 'versionNumber')}` : null)
 const shareLink = (d: Data) => (text(d, 'prefix') ? `link ${text(d, 'prefix')}… (${text(d, 'role') ?? 'viewer'})` : null)
 const apiKey = (d: Data) => (text(d, 'name') ? `key “${text(d, 'name')}”` : text(d, 'apiKeyId'))
+/** A webhook by where it delivers when the event says, else by its id. */
+const webhook = (d: Data) => (text(d, 'url') ? `webhook to ${text(d, 'url')}` : text(d, 'webhookId') && `webhook ${text(d, 'webhookId')}`)
 const client = (d: Data) => text(d, 'clientName') ?? text(d, 'clientId')
 /** An agent by its id, with how it registered when the event says. */
 const agent = (d: Data) => (text(d, 'agentId') ? `agent ${text(d, 'agentId')}${text(d, 'type') ? ` (${text(d, 'type')})` : ''}` : null)
@@ -85,6 +87,9 @@ const targets: Record<AuditAction, (data: Data) => string | null> = {
   'workspace.member_joined': (d) => (text(d, 'username') ? `${text(d, 'username')} as ${text(d, 'role') ?? 'member'}` : null),
   'api_key.created': apiKey,
   'api_key.revoked': apiKey,
+  'webhook.created': webhook,
+  'webhook.deleted': webhook,
+  'webhook.secret_rotated': webhook,
   'user.created': (d) => text(d, 'email'),
   'user.identity_linked': (d) => text(d, 'email'),
   'profile.username_changed': change,

@@ -21,6 +21,7 @@ const scopeMeanings: Record<Scope, string> = {
   'artifacts:access:read': 'Read access settings and member lists',
   'artifacts:access:write': 'Change access settings',
   'agents:manage': 'List, create and revoke API keys',
+  'webhooks:write': 'Create and manage webhooks',
 }
 
 /** Checked on a fresh form: reading is what most keys are for. */

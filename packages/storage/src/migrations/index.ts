@@ -12,6 +12,7 @@ import * as agentNames from './0008-agent-names.ts'
 import * as agentScopeRequests from './0009-agent-scope-requests.ts'
 import * as search from './0010-search.ts'
 import * as changeEvents from './0011-change-events.ts'
+import * as webhooks from './0012-webhooks.ts'
 
 /** Every migration, in order. One set runs on PostgreSQL and on PGlite alike. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0009-agent-scope-requests': agentScopeRequests,
   '0010-search': search,
   '0011-change-events': changeEvents,
+  '0012-webhooks': webhooks,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -63,13 +63,15 @@ function recordOf(row: Row): ChangeRecord | null {
 function scopeFilter(scope: ChangeScope) {
   if ('artifactId' in scope) return sql`artifact_id = ${scope.artifactId}::text`
   if ('projectId' in scope) return sql`project_id = ${scope.projectId}::text`
-  return sql`workspace_id = ${scope.workspaceId}::text`
+  if ('workspaceId' in scope) return sql`workspace_id = ${scope.workspaceId}::text`
+  return sql`true`
 }
 
 function inScope(scope: ChangeScope, change: ChangeRecord): boolean {
   if ('artifactId' in scope) return change.artifactId === scope.artifactId
   if ('projectId' in scope) return change.projectId === scope.projectId
-  return change.workspaceId === scope.workspaceId
+  if ('workspaceId' in scope) return change.workspaceId === scope.workspaceId
+  return true
 }
 
 /**

@@ -10,6 +10,7 @@ import { searchOperations } from './search.ts'
 import { sharingOperations } from './sharing.ts'
 import { systemOperations } from './system.ts'
 import { versionOperations } from './versions.ts'
+import { webhookOperations } from './webhooks.ts'
 import { workspaceOperations } from './workspaces.ts'
 
 /**
@@ -29,6 +30,7 @@ export const operations = {
   ...sharingOperations,
   ...auditOperations,
   ...eventOperations,
+  ...webhookOperations,
 } as const satisfies Record<string, OperationSpec>
 
 export type Operations = typeof operations

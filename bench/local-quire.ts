@@ -15,6 +15,8 @@ import * as harness from './harness.ts'
 export interface LocalQuire {
   readonly api: string
   readonly web: string
+  /** The content origin the web process serves (HTML, SVG and Mermaid drawn). */
+  readonly content: string
   readonly server: harness.Server
   readonly fixtures: Awaited<ReturnType<typeof seed>>
 }
@@ -42,9 +44,11 @@ export async function withLocalQuire<T>(
     const db = await harness.freshDatabase(run)
     database = db
     const fixtures = await seed(db, 0, options.spread)
-    const [apiPort, webPort] = await harness.freePorts(2)
+    const [apiPort, webPort, contentPort] = await harness.freePorts(3)
     const api = `http://127.0.0.1:${apiPort}`
     const web = `http://127.0.0.1:${webPort}`
+    // The content origin on the other loopback name, as locally: another site than the web app.
+    const content = `http://localhost:${contentPort}`
     const child = await harness.start(
       'apps/web/src/serve-local.ts',
       {
@@ -56,6 +60,8 @@ export async function withLocalQuire<T>(
         WEB_PORT: String(webPort),
         WEB_URL: web,
         API_URL: api,
+        CONTENT_PORT: String(contentPort),
+        CONTENT_URL: content,
         LOG_LEVEL: 'warn',
         RATE_LIMIT_MAX: '1000000000',
         SESSION_SECRET: randomBytes(36).toString('base64url'),
@@ -65,7 +71,7 @@ export async function withLocalQuire<T>(
       [`${api}/health`, `${web}${options.readyPath}`],
     )
     const server = await harness.watch(child, db.url ?? '')
-    return await body({ api, web, server, fixtures })
+    return await body({ api, web, content, server, fixtures })
   } finally {
     await cleanup()
   }

@@ -96,6 +96,7 @@ async function startQuire(): Promise<{ api: string; token: string }> {
     API_PORT: String(apiPort),
     WEB_HOST: '127.0.0.1',
     WEB_PORT: String(webPort),
+    CONTENT_URL: 'off',
     API_URL: api,
     WEB_URL: web,
     QUIRE_DATA_DIR: dataDir,

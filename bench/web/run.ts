@@ -7,7 +7,9 @@
  *     process on PostgreSQL, autocannon on 127.0.0.1; rounds alternate API, page, API, …
  *     Both sides are asked as a browser asks (`Accept-Encoding: gzip, deflate, br`), each sending
  *     whatever coding it sends a browser; and once more without Accept-Encoding (plain bytes both
- *     sides), to show what compression changed. Goal: at least 0.6× the API's req/s.
+ *     sides), to show what compression changed. Goal: at least 0.6× the API's req/s. The same for
+ *     an HTML report's page, which draws it in a frame from the content origin (a capability
+ *     minted per request), and for the content origin's answer to that frame (the report itself).
  * (b) The first render of a 1 MiB Markdown document (`bench/web/document.ts`, a new seed each
  *     time) through `renderArtifact`, against markdown-it's own render of it, CPU time of the
  *     rendering thread, the order alternating. Goal: at most 1.5× markdown-it's time.
@@ -20,6 +22,7 @@
 import { request } from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { renderArtifact } from '@quire/render'
+import { PREVIEW_WINDOW_SECONDS } from '@quire/runtime'
 import type autocannon from 'autocannon'
 import MarkdownIt from 'markdown-it'
 import * as harness from '../harness.ts'
@@ -118,6 +121,40 @@ function measureRenders(): RenderFigures {
 
 // ---------------------------------------------------------------------------------------------
 // (a) The page of a pinned public version against the API's read of it.
+
+/** Rows of the HTML report's table: about 16 KiB, a generated weekly report as an agent writes one. */
+const REPORT_ROWS = 200
+
+/** An HTML report: styles, a summary, a table of `rows` services, and a script that totals it. */
+function htmlReport(rows: number): string {
+  const body = Array.from(
+    { length: rows },
+    (_, i) => `<tr><td>service-${i}</td><td>${(i * 7919) % 100000}</td><td>${(99 + (i % 10) / 10).toFixed(1)}%</td></tr>`,
+  )
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Weekly report</title>
+<style>body{font:15px system-ui;margin:24px} table{border-collapse:collapse} td,th{padding:4px 8px;border-bottom:1px solid #ddd}</style>
+</head><body><h1>Weekly report</h1><p id="total"></p>
+<table><thead><tr><th>Service</th><th>Requests</th><th>Availability</th></tr></thead><tbody>
+${body.join('\n')}
+</tbody></table>
+<script>document.getElementById('total').textContent = [...document.querySelectorAll('tbody tr')].length + ' services'</script>
+</body></html>
+`
+}
+
+/** Seconds to wait so that a case of `seconds` ends in the capability window it starts in (0 when it fits). */
+function windowWait(seconds: number): number {
+  const left = PREVIEW_WINDOW_SECONDS - ((Date.now() / 1000) % PREVIEW_WINDOW_SECONDS)
+  return left >= Math.min(seconds, PREVIEW_WINDOW_SECONDS - 1) ? 0 : left + 1
+}
+
+/** The artifact read's `previewUrl`: the content origin's capability for the latest version. */
+async function previewOf(url: string, token: string): Promise<string> {
+  const read = (await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json()) as { previewUrl?: string }
+  if (!read.previewUrl) throw new Error(`GET ${url} answered no previewUrl`)
+  return read.previewUrl
+}
 
 /** What a browser sends (Chromium, Firefox and Safari alike, over plain HTTP): both sides get it. */
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br'
@@ -224,7 +261,7 @@ function sizeOf(answer: Answer): string {
 }
 
 async function measurePages(chosen: readonly PageCase[]): Promise<string[][]> {
-  return withLocalQuire('bench/web', { pool, readyPath: '/health' }, async ({ api, web, server, fixtures }) => {
+  return withLocalQuire('bench/web', { pool, readyPath: '/health' }, async ({ api, web, content, server, fixtures }) => {
     // The larger document: a public artifact made over REST with the owner's key.
     const headers = { authorization: `Bearer ${fixtures.token}`, 'content-type': 'application/json' }
     const seeded = (await (await fetch(`${api}/api/artifacts/${fixtures.publicId}`, { headers })).json()) as { ownerUsername: string }
@@ -244,16 +281,45 @@ async function measurePages(chosen: readonly PageCase[]): Promise<string[][]> {
     })
     if (larger.status !== 201) throw new Error(`creating the larger document answered ${larger.status}: ${await larger.text()}`)
     const largerId = ((await larger.json()) as { id: string }).id
+    const report = await fetch(`${api}/api/artifacts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        ownerUsername: seeded.ownerUsername,
+        projectSlug: 'bench',
+        slug: 'report',
+        type: 'html',
+        title: 'Report',
+        content: htmlReport(REPORT_ROWS),
+        changelog: '',
+        access: { publicView: true, publicEdit: false },
+      }),
+    })
+    if (report.status !== 201) throw new Error(`creating the HTML report answered ${report.status}: ${await report.text()}`)
+    const reportId = ((await report.json()) as { id: string }).id
 
     const rows: string[][] = []
     for (const c of chosen) {
-      const id = c.document === 'seed' ? fixtures.publicId : largerId
-      const slug = c.document === 'seed' ? 'public' : 'notes'
+      const id = c.document === 'seed' ? fixtures.publicId : c.document === 'larger' ? largerId : reportId
+      const slug = c.document === 'seed' ? 'public' : c.document === 'larger' ? 'notes' : 'report'
       const headers: Record<string, string> = c.browser ? { 'accept-encoding': BROWSER_ACCEPT_ENCODING } : {}
+      // The pages of a drawn report hold a capability, another one every window: a case starts
+      // early enough in a window to end in it, so every answer is the one checked.
+      if (c.document === 'report') await new Promise((done) => setTimeout(done, 1000 * windowWait(rounds * 2 * duration + 20)))
       const readUrl = `${api}/api/artifacts/${id}/content?version=1`
-      const pageUrl = `${web}/${seeded.ownerUsername}/bench/${slug}?version=1`
+      const pageUrl =
+        c.side === 'page'
+          ? `${web}/${seeded.ownerUsername}/bench/${slug}?version=1`
+          : await previewOf(`${api}/api/artifacts/${id}`, fixtures.token)
+      if (c.side === 'content' && !pageUrl.startsWith(`${content}/d/`)) throw new Error(`the report's previewUrl is ${pageUrl}`)
+      const mark =
+        c.side === 'content'
+          ? '<h1>Weekly report</h1>'
+          : c.document === 'report'
+            ? 'class="rendered-frame rendered-html"'
+            : 'class="document document-md"'
       const read: Target = { url: readUrl, answer: await answerOf(readUrl, headers, '"versionNumber":1') }
-      const page: Target = { url: pageUrl, answer: await answerOf(pageUrl, headers, 'class="document document-md"') }
+      const page: Target = { url: pageUrl, answer: await answerOf(pageUrl, headers, mark) }
       for (const side of [read, page]) await harness.warm(loadOf(side, headers))
       const measure = (side: Target) => () => harness.load(server, duration, loadOf(side, headers))
       const sides = await harness.alternate(rounds, measure(read), measure(page))
@@ -282,16 +348,20 @@ async function measurePages(chosen: readonly PageCase[]): Promise<string[][]> {
 
 interface PageCase {
   readonly name: string
-  readonly document: 'seed' | 'larger'
+  readonly document: 'seed' | 'larger' | 'report'
+  /** The web app's page, or the content origin's answer for the frame the page holds (the report itself). */
+  readonly side: 'page' | 'content'
   /** Asked as a browser asks (Accept-Encoding): the case the target is for; else plain bytes both sides. */
   readonly browser: boolean
 }
 
 const pageCases: PageCase[] = [
-  { name: 'page: pinned public version, 1 KiB', document: 'seed', browser: true },
-  { name: 'page: pinned public version, 64 KiB', document: 'larger', browser: true },
-  { name: 'page: pinned public version, 1 KiB, no Accept-Encoding', document: 'seed', browser: false },
-  { name: 'page: pinned public version, 64 KiB, no Accept-Encoding', document: 'larger', browser: false },
+  { name: 'page: pinned public version, 1 KiB', document: 'seed', side: 'page', browser: true },
+  { name: 'page: pinned public version, 64 KiB', document: 'larger', side: 'page', browser: true },
+  { name: 'page: pinned public version, 1 KiB, no Accept-Encoding', document: 'seed', side: 'page', browser: false },
+  { name: 'page: pinned public version, 64 KiB, no Accept-Encoding', document: 'larger', side: 'page', browser: false },
+  { name: 'page: pinned public HTML report, drawn in a frame', document: 'report', side: 'page', browser: true },
+  { name: 'page frame: the HTML report from the content origin', document: 'report', side: 'content', browser: true },
 ]
 const renderCase = 'render: first render of 1 MiB Markdown'
 const chosenPages = pageCases.filter((c) => !only || c.name.includes(only))

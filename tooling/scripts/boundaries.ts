@@ -29,6 +29,8 @@ export const allowedDependencies: Record<string, readonly string[]> = {
   '@quire/pages': ['@quire/core', '@quire/render', '@quire/agent-auth'],
   '@quire/web-http': ['@quire/core', '@quire/runtime', '@quire/http-edge', '@quire/pages'],
   '@quire/sign-in': ['@quire/core', '@quire/runtime', '@quire/agent-auth', '@quire/pages', '@quire/web-http'],
+  // The content origin (private): HTML, SVG and Mermaid rendered apart from the web app; apps/web starts both.
+  '@quire/content-origin': ['@quire/core', '@quire/runtime', '@quire/render'],
   '@quire/site': [
     '@quire/core',
     '@quire/runtime',

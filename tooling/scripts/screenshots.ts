@@ -65,6 +65,8 @@ try {
       await openTemplate(page, site, demo, template)
       for (const [size, viewport] of Object.entries(sizes)) {
         await page.setViewportSize(viewport)
+        // A drawn document's frame is fitted to it again at the new width (a message from the frame).
+        if (await page.$('iframe.rendered-frame')) await page.waitForTimeout(500)
         const file = `${template.name}-${size}.png`
         await page.screenshot({ path: join(target, file), animations: 'disabled', caret: 'hide' })
         written.add(file)

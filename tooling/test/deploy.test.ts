@@ -238,9 +238,9 @@ describe('deployed folders, run from outside the repository', { timeout: timeout
     expect(await api.stop(), api.output()).toEqual({ code: 0, signal: null })
   })
 
-  it('web: in production, serves the home page and its stylesheet, stops on SIGTERM with 0', async () => {
+  it('web: in production, serves the home page and its stylesheet, and the content origin, stops on SIGTERM with 0', async () => {
     const dir = await deployed('web')
-    const port = await freePort()
+    const [port, contentPort] = [await freePort(), await freePort()]
     const web = spawnNode(
       join(dir, 'dist/main.js'),
       {
@@ -248,6 +248,9 @@ describe('deployed folders, run from outside the repository', { timeout: timeout
         WEB_HOST: '127.0.0.1',
         WEB_PORT: String(port),
         WEB_URL: 'https://quire.example.test',
+        // The content origin with its assets (Mermaid's bundle among them), from the deployed folder.
+        CONTENT_URL: 'https://quire-usercontent.example.test',
+        CONTENT_PORT: String(contentPort),
         NODE_ENV: 'production',
         SESSION_SECRET: 'deploy-test-session-secret-0123456789abcdef',
         // Production refuses the development provider; discovery happens at the first sign-in, not at boot.
@@ -272,6 +275,10 @@ describe('deployed folders, run from outside the repository', { timeout: timeout
     const text = await css.text()
     expect(text.length).toBeGreaterThan(1000)
     expect(text).toContain('.hljs')
+    // The content origin answers on its port, and an unknown capability is a 404.
+    const content = `http://127.0.0.1:${contentPort}`
+    expect(await (await fetch(`${content}/robots.txt`)).text()).toBe('User-agent: *\nDisallow: /\n')
+    expect((await fetch(`${content}/d/not-a-capability`)).status).toBe(404)
 
     expect(await web.stop(), web.output()).toEqual({ code: 0, signal: null })
   })
@@ -284,7 +291,14 @@ describe('deployed folders, run from outside the repository', { timeout: timeout
     const web = spawnNode(
       join(dir, 'dist/main.js'),
       // The generated session secret goes to QUIRE_DATA_DIR, outside the deployed folder.
-      { DATABASE_URL: pgUrl(), WEB_HOST: '127.0.0.1', WEB_PORT: String(port), WEB_URL: base, QUIRE_DATA_DIR: join(scratch, 'web-data') },
+      {
+        DATABASE_URL: pgUrl(),
+        WEB_HOST: '127.0.0.1',
+        WEB_PORT: String(port),
+        WEB_URL: base,
+        CONTENT_URL: 'off',
+        QUIRE_DATA_DIR: join(scratch, 'web-data'),
+      },
       { cwd: dir, source: false },
     )
     await untilHealthy(web, [`${base}/health`])
@@ -300,14 +314,15 @@ describe('compose.yaml and its HAProxy configuration', () => {
   const haproxyCfg = readFileSync(join(repo, 'tooling/deploy/haproxy.cfg'), 'utf8')
   const compose = readFileSync(join(repo, 'compose.yaml'), 'utf8')
 
-  it('two frontends (web :8080, api :8081), round-robin over two servers each, checked with GET /health', () => {
+  it('three frontends (web :8080, api :8081, content :8082), round-robin over two servers each, checked with GET /health', () => {
     expect(haproxyCfg).toMatch(/^frontend web\n {2}bind :8080\n/m)
     expect(haproxyCfg).toMatch(/^frontend api\n {2}bind :8081\n/m)
+    expect(haproxyCfg).toMatch(/^frontend content\n {2}bind :8082\n/m)
     expect(haproxyCfg).toMatch(/^ {2}option httpchk GET \/health$/m)
     expect(haproxyCfg).toMatch(/^ {2}option forwardfor$/m)
     // No stickiness: no cookie insertion, no stick tables.
     expect(haproxyCfg).not.toMatch(/^\s*(cookie|stick|stick-table|balance source)\b/m)
-    for (const backend of ['web', 'api']) {
+    for (const backend of ['web', 'api', 'content']) {
       const start = haproxyCfg.search(new RegExp(`^backend ${backend}$`, 'm'))
       expect(start).toBeGreaterThan(-1)
       const block = haproxyCfg.slice(start).split('\n\n')[0] ?? ''
@@ -318,7 +333,7 @@ describe('compose.yaml and its HAProxy configuration', () => {
 
   it('every server HAProxy balances over is a service of compose.yaml, on the port its image listens on', () => {
     const servers = [...haproxyCfg.matchAll(/^ {2}server (\S+) (\S+):(\d+)$/gm)].map((m) => ({ service: m[2], port: m[3] }))
-    expect(servers).toHaveLength(4)
+    expect(servers).toHaveLength(6)
     for (const { service, port } of servers) {
       expect(compose, `service ${service}`).toMatch(new RegExp(`^ {2}${service}: \\*(api|web)$`, 'm'))
       const app = service?.startsWith('api') ? 'api' : 'web'

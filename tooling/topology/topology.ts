@@ -168,6 +168,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       TRUST_PROXY: '127.0.0.1',
       API_URL: apiUrl,
       WEB_URL: webUrl,
+      // Two web processes on one machine: the content origin's fixed local port would collide.
+      CONTENT_URL: 'off',
       AUDIT_PRUNE_INTERVAL_MS: '0',
       SHUTDOWN_TIMEOUT_MS: '3000',
       ...options.env,

@@ -97,7 +97,7 @@ describe(`the OpenAPI document names its shared schemas (${engine})`, () => {
 
   it('refers to them from the operations, and between them', () => {
     const schemaOf = (response: Node) => (response.content as Record<string, { schema: Node }>)['application/json']?.schema
-    expect(schemaOf((operation('getArtifact').responses as Node)['200'] as Node)).toEqual({ $ref: '#/components/schemas/Artifact' })
+    expect(schemaOf((operation('getArtifact').responses as Node)['200'] as Node)).toEqual({ $ref: '#/components/schemas/ArtifactRead' })
     expect(schemaOf((operation('listVersions').responses as Node)['200'] as Node)).toEqual({ $ref: '#/components/schemas/VersionPage' })
     expect(schemaOf((operation('createArtifact').requestBody as Node) ?? {})).toEqual({ $ref: '#/components/schemas/CreateArtifactBody' })
     expect(doc.components.schemas.VersionPage.properties.items.items).toEqual({ $ref: '#/components/schemas/Version' })

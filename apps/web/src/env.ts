@@ -1,4 +1,11 @@
-import { ConfigurationError, type Env as RuntimeEnv, readEnv as readRuntimeEnv, readSettings } from '@quire/runtime'
+import {
+  ConfigurationError,
+  DEFAULT_CONTENT_PORT,
+  localContentUrl,
+  type Env as RuntimeEnv,
+  readEnv as readRuntimeEnv,
+  readSettings,
+} from '@quire/runtime'
 import { devProviderInProduction } from '@quire/sign-in'
 import { type Static, Type } from 'typebox'
 
@@ -12,6 +19,8 @@ export const WebEnv = Type.Object({
   WEB_HOST: Type.String({ default: '127.0.0.1' }),
   /** Public address of the web app (an origin: scheme, host, port); default `http://localhost:$WEB_PORT`. Cookies, redirects and the sign-in callback are built from it. */
   WEB_URL: Type.Optional(Type.String()),
+  /** Where this process serves the content origin (CONTENT_URL), beside WEB_PORT; its host is WEB_HOST. */
+  CONTENT_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: DEFAULT_CONTENT_PORT }),
   /** Public address of the REST API (linked from the pages). */
   API_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** The OpenID Connect provider people sign in with; unset (with the two below): the bundled development provider. */
@@ -45,7 +54,9 @@ export function readWebEnv(source: Record<string, string | undefined> = process.
  */
 export function readServerEnv(source: Record<string, string | undefined> = process.env): { web: WebEnv; runtime: RuntimeEnv } {
   const web = readWebEnv(source)
-  return { web, runtime: readRuntimeEnv({ ...source, WEB_URL: web.WEB_URL }) }
+  // The content origin this process serves on CONTENT_PORT, unless one is named (or `off`), outside production.
+  const contentUrl = source.CONTENT_URL || (web.NODE_ENV === 'production' ? undefined : localContentUrl(web.WEB_URL, web.CONTENT_PORT))
+  return { web, runtime: readRuntimeEnv({ ...source, WEB_URL: web.WEB_URL, ...(contentUrl ? { CONTENT_URL: contentUrl } : {}) }) }
 }
 
 /** Settings that are each valid but do not go together. */

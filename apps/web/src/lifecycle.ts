@@ -38,3 +38,24 @@ export function closeOnSignals(plan: ShutdownPlan): void {
   process.on('SIGINT', () => void shutdown('SIGINT'))
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
 }
+
+/**
+ * Listens, or ends the start with one line naming the setting when the port is taken (another
+ * Quire, say), instead of a stack trace. `close` releases what was opened (the database).
+ */
+export async function listenOrExit(
+  app: FastifyInstance,
+  where: { port: number; host: string; setting: string },
+  close: () => Promise<void>,
+): Promise<void> {
+  try {
+    await app.listen({ port: where.port, host: where.host })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
+    process.stderr.write(
+      `${where.host}:${where.port} is in use (${where.setting}): stop what listens there, or set ${where.setting} to another port.\n`,
+    )
+    await close().catch(() => {})
+    process.exit(1)
+  }
+}

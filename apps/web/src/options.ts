@@ -1,3 +1,4 @@
+import type { ContentAppOptions } from '@quire/content-origin'
 import { edgeOptions } from '@quire/http-edge'
 import type { Env } from '@quire/runtime'
 import type { WebAppOptions } from '@quire/site'
@@ -29,4 +30,9 @@ export function serverWebAppOptions(env: WebEnv, runtimeEnv: Env, sessionSecret:
     corsOrigins: edge.corsOrigins ?? [],
     ...(edge.trustProxy === undefined ? {} : { trustProxy: edge.trustProxy }),
   }
+}
+
+/** The content origin's options: the one page that may frame it, and the same logging as the web app. */
+export function contentAppOptions(env: WebEnv): ContentAppOptions {
+  return { webUrl: env.WEB_URL, logger: { level: env.LOG_LEVEL }, logRequests: env.LOG_REQUESTS }
 }

@@ -1,10 +1,11 @@
+import { buildContentApp } from '@quire/content-origin'
 import { edgeOptions } from '@quire/http-edge'
 import { buildApp } from '@quire/rest'
 import { operatorSocketPath, settingsOrExit, startAuditPruning, startOperatorSocket, startRuntime } from '@quire/runtime'
 import { buildWebApp } from '@quire/site'
 import { readServerEnv } from './env.ts'
-import { closeOnSignals } from './lifecycle.ts'
-import { serverWebAppOptions } from './options.ts'
+import { closeOnSignals, listenOrExit } from './lifecycle.ts'
+import { contentAppOptions, serverWebAppOptions } from './options.ts'
 import { sessionSecretOf } from './session-secret.ts'
 
 /**
@@ -19,6 +20,7 @@ const runtime = await startRuntime(apiEnv, { deliverWebhooks: true })
 const apiUrl = runtime.deps.config.apiUrl
 let api: Awaited<ReturnType<typeof buildApp>>
 let web: Awaited<ReturnType<typeof buildWebApp>>
+let content: Awaited<ReturnType<typeof buildContentApp>> | null
 try {
   api = await buildApp(runtime, {
     logger: { level: apiEnv.LOG_LEVEL },
@@ -28,6 +30,7 @@ try {
     ...edgeOptions(apiEnv),
   })
   web = await buildWebApp(runtime, { ...serverWebAppOptions(webEnv, apiEnv, sessionSecretOf(webEnv)), apiUrl: webEnv.API_URL ?? apiUrl })
+  content = runtime.deps.previews ? await buildContentApp(runtime, contentAppOptions(webEnv)) : null
 } catch (error) {
   // A refused configuration (the development provider in production, say) still releases the database.
   await runtime.close()
@@ -40,7 +43,7 @@ const pruning =
   apiEnv.AUDIT_PRUNE_INTERVAL_MS > 0 ? startAuditPruning(runtime, { intervalMs: apiEnv.AUDIT_PRUNE_INTERVAL_MS, log: api.log }) : null
 
 closeOnSignals({
-  apps: [api, web],
+  apps: content ? [api, web, content] : [api, web],
   stopping: pruning ? [() => pruning.stop()] : [],
   afterClose: async () => {
     await operator?.close()
@@ -50,12 +53,24 @@ closeOnSignals({
   log: api.log,
 })
 
-await api.listen({ port: apiEnv.API_PORT, host: apiEnv.API_HOST })
-await web.listen({ port: webEnv.WEB_PORT, host: webEnv.WEB_HOST })
+const release = async () => {
+  await Promise.all([api.close(), web.close(), content?.close()])
+  await operator?.close()
+  await runtime.close()
+}
+await listenOrExit(api, { port: apiEnv.API_PORT, host: apiEnv.API_HOST, setting: 'API_PORT' }, release)
+// The content origin before the web app: once the web app answers /health, every port does.
+if (content) await listenOrExit(content, { port: webEnv.CONTENT_PORT, host: webEnv.WEB_HOST, setting: 'CONTENT_PORT' }, release)
+await listenOrExit(web, { port: webEnv.WEB_PORT, host: webEnv.WEB_HOST, setting: 'WEB_PORT' }, release)
 const where = runtime.database.kind === 'postgres' ? 'PostgreSQL' : `embedded PGlite in ${apiEnv.QUIRE_DATA_DIR}`
 api.log.info(`Quire API on http://${apiEnv.API_HOST}:${apiEnv.API_PORT} (database: ${where}); docs at /docs`)
 web.log.info(
   `Quire web app on ${webEnv.WEB_URL} (listening on ${webEnv.WEB_HOST}:${webEnv.WEB_PORT}); sign-in: ${
     webEnv.OIDC_ISSUER ?? 'the development provider, any email address'
   }`,
+)
+web.log.info(
+  content
+    ? `Quire content origin on ${runtime.deps.previews?.origin} (listening on ${webEnv.WEB_HOST}:${webEnv.CONTENT_PORT}): HTML, SVG and Mermaid are rendered there`
+    : 'No content origin (CONTENT_URL=off): HTML, SVG and Mermaid are shown as source',
 )

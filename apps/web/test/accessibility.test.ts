@@ -34,7 +34,7 @@ let browser: Browser | undefined
 let contexts: Record<Identity, BrowserContext> | undefined
 
 beforeAll(async () => {
-  web = await startTestWeb({ api: true, env: agentLayerEnv() })
+  web = await startTestWeb({ api: true, content: true, env: agentLayerEnv() })
   demo = await seedDemo(web)
   browser = await launchChromium()
   // The pages' CSP allows no script at all, so axe (injected as an inline script) runs only in

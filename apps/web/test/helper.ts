@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
+import { buildContentApp } from '@quire/content-origin'
 import type { Clock } from '@quire/core'
 import { edgeOptions } from '@quire/http-edge'
 import { buildApp } from '@quire/rest'
@@ -20,6 +21,8 @@ export interface TestWeb {
   /** The API's origin: a real API listening on the same runtime when asked for, else a name no one answers. */
   readonly apiUrl: string
   readonly runtime: Runtime
+  /** The content origin (`http://localhost:<port>`, another site than the web app's 127.0.0.1) when it was asked to listen; else null. */
+  readonly contentUrl: string | null
   close(): Promise<void>
 }
 
@@ -37,11 +40,15 @@ export async function startTestWeb(
     clock?: Clock
     /** The web app's per-address limits (default on, as in production). */
     rateLimit?: boolean
+    /** The content origin listens too, as the web process serves it (on `localhost`: another site than the web app). */
+    content?: boolean
   } = {},
 ): Promise<TestWeb> {
   const database = await testDatabase()
   const port = await freePort()
   const apiPort = options.api ? await freePort() : null
+  const contentPort = options.content ? await freePort() : null
+  const contentUrl = contentPort === null ? null : `http://localhost:${contentPort}`
   const url = `http://127.0.0.1:${port}`
   const apiUrl = apiPort === null ? 'https://api.quire.test' : `http://127.0.0.1:${apiPort}`
   const env = readEnv({
@@ -49,6 +56,7 @@ export async function startTestWeb(
     API_URL: apiUrl,
     LOG_LEVEL: 'silent',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...(contentUrl ? { CONTENT_URL: contentUrl } : {}),
     ...options.env,
   })
   // Whatever fails halfway, what is already up is closed (last first) before the error goes on.
@@ -67,14 +75,19 @@ export async function startTestWeb(
     undo.push(() => app.close())
     const api = apiPort === null ? null : await buildApp(runtime, { ...edgeOptions(env), serverUrl: apiUrl })
     if (api) undo.push(() => api.close())
+    const content = contentPort === null ? null : await buildContentApp(runtime, { webUrl: url })
+    if (content) undo.push(() => content.close())
     await app.listen({ port, host: '127.0.0.1' })
     await api?.listen({ port: apiPort ?? 0, host: '127.0.0.1' })
+    await content?.listen({ port: contentPort ?? 0, host: '127.0.0.1' })
     return {
       url,
       app,
       apiUrl,
       runtime,
+      contentUrl,
       async close() {
+        await content?.close()
         await api?.close()
         await app.close()
         await runtime.close()

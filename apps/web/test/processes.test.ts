@@ -1,4 +1,5 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { killAllNodeProcesses, spawnNode } from '@quire/testing/node-process'
@@ -23,13 +24,14 @@ describe('processes', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'quire-web-start-'))
     dirs.push(dataDir)
     const database = testEngine === 'postgres' ? await testDatabase() : null
-    const [apiPort, webPort] = [await freePort(), await freePort()]
+    const [apiPort, webPort, contentPort] = [await freePort(), await freePort(), await freePort()]
     const webUrl = `http://127.0.0.1:${webPort}`
     const server = spawnNode(serveLocal, {
       QUIRE_DATA_DIR: dataDir,
       API_PORT: String(apiPort),
       WEB_PORT: String(webPort),
       WEB_URL: webUrl,
+      CONTENT_PORT: String(contentPort),
       ...(database?.url ? { DATABASE_URL: database.url } : {}),
     })
     try {
@@ -39,13 +41,42 @@ describe('processes', () => {
       expect(await home.text()).toContain(`href="http://localhost:${apiPort}/docs"`)
       const discovery = await fetch(`${webUrl}/dev-oidc/.well-known/openid-configuration`)
       expect(((await discovery.json()) as { issuer: string }).issuer).toBe(`${webUrl}/dev-oidc`)
+      // The content origin, on its own port and the other loopback name (another site than the web app's).
+      const robots = await fetch(`http://localhost:${contentPort}/robots.txt`)
+      expect(await robots.text()).toBe('User-agent: *\nDisallow: /\n')
       // The local session secret was generated into the data directory.
       expect((await stat(join(dataDir, 'session-secret'))).isFile()).toBe(true)
 
       expect(await server.stop(), server.output()).toEqual({ code: 0, signal: null })
       await expect(fetch(`${webUrl}/`)).rejects.toThrow()
+      await expect(fetch(`http://localhost:${contentPort}/robots.txt`)).rejects.toThrow()
     } finally {
       await database?.close()
+    }
+  })
+
+  it('`pnpm start` with the content origin’s port taken ends with one line naming CONTENT_PORT, not a stack', {
+    timeout: timeoutFor(1),
+  }, async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'quire-web-taken-'))
+    dirs.push(dataDir)
+    const taken = createServer()
+    const contentPort = await freePort()
+    await new Promise<void>((done) => taken.listen(contentPort, '127.0.0.1', done))
+    try {
+      const [apiPort, webPort] = [await freePort(), await freePort()]
+      const server = spawnNode(serveLocal, {
+        QUIRE_DATA_DIR: dataDir,
+        API_PORT: String(apiPort),
+        WEB_PORT: String(webPort),
+        WEB_URL: `http://127.0.0.1:${webPort}`,
+        CONTENT_PORT: String(contentPort),
+      })
+      expect((await untilExit(server)).code, server.output()).toBe(1)
+      expect(server.output()).toContain(`127.0.0.1:${contentPort} is in use (CONTENT_PORT)`)
+      expect(server.output()).not.toMatch(/\n\s+at /)
+    } finally {
+      await new Promise<void>((done) => taken.close(() => done()))
     }
   })
 

@@ -93,6 +93,8 @@ export async function startQuire(): Promise<Quire> {
       WEB_HOST: '127.0.0.1',
       WEB_PORT: String(webPort),
       WEB_URL: webUrl,
+      // The CLI needs no content origin (and a fixed port would collide between runs).
+      CONTENT_URL: 'off',
       RATE_LIMIT_ENABLED: 'false',
     },
     { cwd: repo },

@@ -4,6 +4,7 @@ import type {
   ArtifactAccessSettings,
   ArtifactChanges,
   ArtifactDryRun,
+  ArtifactRead,
   ErrorCode,
   PageOf,
   Version,
@@ -25,7 +26,7 @@ describe('types derived from the operation table', () => {
   const client = createClient({ baseUrl: 'https://api.quire.test', fetch: async () => new Response('{}') })
   // Never called: only type-checked.
   const uses = async () => {
-    expectTypeOf(await client.ops.getArtifact({ params: { artifactId: 'art_1' } })).toEqualTypeOf<Artifact>()
+    expectTypeOf(await client.ops.getArtifact({ params: { artifactId: 'art_1' } })).toEqualTypeOf<ArtifactRead>()
     expectTypeOf(await client.call('appendVersion', { params: { artifactId: 'a' }, body: { content: 'x' } })).toEqualTypeOf<Version>()
     expectTypeOf(await client.ops.listVersions({ params: { artifactId: 'a' } })).toEqualTypeOf<PageOf<Version>>()
     expectTypeOf(

@@ -189,6 +189,7 @@ export type {
 } from './ports/agents.ts'
 export type { ChangeRecord, ChangeScope, ChangeStore, ChangesAfter } from './ports/changes.ts'
 export type { CoreStores } from './ports/core-stores.ts'
+export type { PreviewLink, PreviewLinks, PreviewTarget } from './ports/previews.ts'
 export type {
   AccessSettingsRecord,
   ApiKeyRecord,
@@ -320,6 +321,14 @@ export {
   setWorkspacePlan,
   usernameCandidates,
 } from './use-cases/operator.ts'
+export {
+  contentOriginTypes,
+  openPreview,
+  type PreviewDocument,
+  type PreviewFields,
+  previewFields,
+  rendersOnContentOrigin,
+} from './use-cases/previews.ts'
 export { getProfile, listMyInvitations, updateProfile } from './use-cases/profile.ts'
 export { checkProjectSlug, createProject, listMyProjects, resolveProjectPath } from './use-cases/projects.ts'
 export { type ContentRead, diffVersions, getContent, listVersions } from './use-cases/read-versions.ts'

@@ -26,7 +26,7 @@ export const artifactTemplate: ResourceTemplate = {
     "An artifact's source text by its path (the same as its web URL's: owner, project, slug): the latest version, or `?version=N`. The MIME type follows the artifact's type (`text/markdown` for md).",
 }
 
-type Artifact = OperationOutput<Operations['getArtifact']>
+type Artifact = OperationOutput<Operations['listMyArtifacts']>['items'][number]
 
 export function artifactUri(artifact: Pick<Artifact, 'ownerUsername' | 'projectSlug' | 'slug'>): string {
   return `quire://${artifact.ownerUsername}/${artifact.projectSlug}/${artifact.slug}`

@@ -3,6 +3,7 @@ import { html, type SafeHtml } from '@quire/render'
 import { layout, type Visitor } from './layout.ts'
 import { type OwnerActions, ownerActionLinks } from './owner/actions.ts'
 import { type NoticeKey, noticeBanner } from './owner/notices.ts'
+import { type RenderedDisplay, viewTabs } from './rendered.ts'
 import { artifactParams, artifactPath, webRoutes } from './web-routes.ts'
 
 export interface ArtifactView {
@@ -26,6 +27,10 @@ export interface ArtifactView {
   readonly ownerActions?: OwnerActions | null
   /** What a form that led here did (`?notice=saved`). */
   readonly notice?: NoticeKey | null
+  /** An HTML, SVG or Mermaid version drawn from the content origin: the tab shown and the two tabs' links; absent: shown as source only. */
+  readonly display?: RenderedDisplay | null
+  /** The page holds frames of rendered documents (a drawn HTML or Mermaid version, a Markdown document's diagrams): it loads the script that fits them. */
+  readonly framed?: boolean
 }
 
 /** A share link the page was opened through: its secret (already in the URL) and its role. */
@@ -37,12 +42,18 @@ export interface SharedVia {
 const typeNames: Record<Artifact['type'], string> = {
   md: 'Markdown',
   txt: 'Text',
-  html: 'HTML (shown as source)',
+  html: 'HTML',
   json: 'JSON',
   yaml: 'YAML',
   csv: 'CSV',
-  mermaid: 'Mermaid (shown as source)',
-  svg: 'SVG (shown as source)',
+  mermaid: 'Mermaid',
+  svg: 'SVG',
+}
+
+/** The type as the page's facts name it: an HTML, SVG or Mermaid version that is not drawn (no content origin) says so. */
+function typeName(type: Artifact['type'], display: RenderedDisplay | null | undefined): string {
+  const drawable = type === 'html' || type === 'svg' || type === 'mermaid'
+  return drawable && !display ? `${typeNames[type]} (shown as source)` : typeNames[type]
 }
 
 function formatBytes(bytes: number): string {
@@ -98,8 +109,8 @@ function sharedNotice(artifact: Artifact, via: SharedVia): SafeHtml {
  * A rendered version in the frame that styles it for its type: the artifact page's document, and
  * the same in a preview (preview.ts), so a preview looks as the saved version will.
  */
-export function documentBody(type: Artifact['type'], body: SafeHtml): SafeHtml {
-  return html`<div class="document document-${type}">
+export function documentBody(type: Artifact['type'], body: SafeHtml, drawn = false): SafeHtml {
+  return html`<div class="document document-${type}${drawn ? ' document-rendered' : ''}">
 ${body}
   </div>`
 }
@@ -114,8 +125,9 @@ export function artifactPage(view: ArtifactView): string {
   const latest = shared ? webRoutes.sharedArtifact.path({ token: shared.token }) : artifactPath(artifact)
   const raw = shared ? webRoutes.sharedRaw.path({ token: shared.token }, { version }) : webRoutes.artifactRaw.path(params, { version })
   const notLatest = view.pinned && view.versionNumber !== artifact.latestVersion
+  const framesScript = view.framed ? html`<script src="${webRoutes.framesScript.path()}" defer></script>` : null
   return layout(
-    { title: artifact.title, visitor: view.visitor, head: publicHead(view) },
+    { title: artifact.title, visitor: view.visitor, head: html`${publicHead(view)}${framesScript}` },
     html`<article class="artifact">
   <header class="artifact-head">
     ${
@@ -127,7 +139,7 @@ export function artifactPage(view: ArtifactView): string {
     ${artifact.description ? html`<p class="lede">${artifact.description}</p>` : null}
     <p class="meta">
       <span>Version ${view.versionNumber} of ${artifact.latestVersion}</span>
-      <span>${typeNames[artifact.type]}</span>
+      <span>${typeName(artifact.type, view.display)}</span>
       <span>${formatBytes(view.size)}</span>
       <span><time datetime="${view.createdAt}">${view.createdAt.slice(0, 10)}</time></span>
       ${artifact.access.publicView ? html`<span class="badge">Public</span>` : html`<span class="badge private">Private</span>`}
@@ -145,7 +157,15 @@ export function artifactPage(view: ArtifactView): string {
       ? html`<p class="notice" role="note">You are reading version ${view.versionNumber}, not the latest. <a href="${latest}">Read the latest (version ${artifact.latestVersion})</a>.</p>`
       : null
   }
-  ${documentBody(artifact.type, view.body)}
+  ${
+    view.display
+      ? viewTabs(view.display.view, (tab) => {
+          const query = { version, view: tab === 'source' ? 'source' : undefined }
+          return shared ? webRoutes.sharedArtifact.path({ token: shared.token }, query) : webRoutes.artifact.path(params, query)
+        })
+      : null
+  }
+  ${documentBody(artifact.type, view.body, view.display?.view === 'rendered')}
 </article>`,
   )
 }

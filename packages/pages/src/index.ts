@@ -44,6 +44,15 @@ export { PREVIEW_ID, type PreviewDiff, type PreviewView, previewSection } from '
 export { type NewArtifactValues, type NewArtifactView, newArtifactPage, type ProjectChoice, typeNames } from './publish/new-artifact.ts'
 export { type NewProjectValues, type NewProjectView, newProjectPage } from './publish/new-project.ts'
 export type { SlugCheck } from './publish/slug-field.ts'
+export {
+  type DocumentView,
+  diagramFigure,
+  framesScript,
+  type RenderedDisplay,
+  renderedBody,
+  renderedFrame,
+  viewTabs,
+} from './rendered.ts'
 export type { SearchValues } from './search/form.ts'
 export { type SearchOutcome, type SearchView, searchPage } from './search/page.ts'
 export { stylesheet } from './stylesheet.ts'

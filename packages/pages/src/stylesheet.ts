@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { renderedStyles } from './rendered.ts'
 import { accountStyles } from './styles/account.ts'
 import { browseStyles } from './styles/browse.ts'
 import { claimStyles } from './styles/claim.ts'
@@ -140,6 +141,7 @@ ${publishStyles}
 ${accountStyles}
 ${claimStyles}
 ${previewStyles}
+${renderedStyles}
 ${homeStyles}
 ${searchStyles}
 `

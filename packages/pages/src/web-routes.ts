@@ -1,5 +1,6 @@
 import { webPaths as top } from '@quire/core'
 import type { Artifact, Project } from '@quire/core/contract'
+import { framesScriptFile } from './rendered.ts'
 import { stylesheetFile } from './stylesheet.ts'
 
 /**
@@ -87,6 +88,8 @@ export const webRoutes = {
   // The front page, the stylesheet and the load balancer's probe.
   home: route('/', ['GET']),
   stylesheet: route(`/${top.assets}/${stylesheetFile}`, ['GET']),
+  /** The one script of the web app: fits the frames of rendered documents (rendered.ts). */
+  framesScript: route(`/${top.assets}/${framesScriptFile}`, ['GET']),
   health: route(`/${top.health}`, ['GET']),
 
   // Signing in (OpenID Connect), the bundled development provider, and signing out.
@@ -132,7 +135,7 @@ export const webRoutes = {
   accountAudit: route(`${account}/audit`, ['GET'], { query: trail }),
 
   // Share links: the URL is the secret.
-  sharedArtifact: route(shareLink, ['GET'], { query: ['version'], secret: true }),
+  sharedArtifact: route(shareLink, ['GET'], { query: ['version', 'view'], secret: true }),
   sharedRaw: route(`${shareLink}/raw`, ['GET'], { query: ['version'], secret: true }),
 
   // Publishing from the browser: a new artifact (into a project given as OWNER/PROJECT) and a new project.
@@ -145,7 +148,7 @@ export const webRoutes = {
   // Owners, projects and artifacts, under names people chose.
   owner: route('/:owner', ['GET'], { query: ['cursor'] }),
   project: route('/:owner/:project', ['GET'], { query: listing }),
-  artifact: route(artifact, ['GET'], { query: ['version', 'notice'] }),
+  artifact: route(artifact, ['GET'], { query: ['version', 'view', 'notice'] }),
   artifactRaw: route(`${artifact}/raw`, ['GET'], { query: ['version'] }),
   history: route(`${artifact}/history`, ['GET'], { query: ['cursor'] }),
   diff: route(`${artifact}/diff`, ['GET'], { query: ['from', 'to'] }),

@@ -19,6 +19,8 @@ export interface RenderedArtifact {
   readonly headings: readonly Heading[]
   /** Plain text of the first paragraph (Markdown, text), for the meta description. */
   readonly description?: string
+  /** A Markdown document's Mermaid fences, marked in `html` (`diagramMarkers`); absent: none. */
+  readonly diagrams?: number
 }
 
 /**
@@ -53,8 +55,13 @@ function source(content: string, language: string): SafeHtml {
  * kept as they are, see `sanitizeDocument`); headings and description from the same parse.
  */
 function markdownArtifact(content: string): RenderedArtifact {
-  const { fragments, headings, description } = renderMarkdown(content)
-  return { html: trusted(sanitizeDocument(fragments)), headings, ...(description ? { description } : {}) }
+  const { fragments, headings, description, diagrams } = renderMarkdown(content)
+  return {
+    html: trusted(sanitizeDocument(fragments)),
+    headings,
+    ...(description ? { description } : {}),
+    ...(diagrams > 0 ? { diagrams } : {}),
+  }
 }
 
 /** CSV as a table, or as escaped text when it is not well-formed CSV. */
@@ -67,8 +74,9 @@ function csvArtifact(content: string): RenderedArtifact {
 /**
  * Turns an artifact version's content into markup a page can embed, by type. The result depends on
  * the type and content alone, so a caller may cache it by content hash. `html` and `svg` are never
- * rendered on the app origin (their script would run there): they are shown as source, as is
- * `mermaid` (drawing it would need its script on the page).
+ * rendered on the app origin (their script would run there): here they are source, as is `mermaid`
+ * (drawing it needs a script); a page draws them from the content origin, with this as the source
+ * tab. A Markdown document's Mermaid fences are marked (`diagramMarkers`) for the same reason.
  */
 export function renderArtifact(artifact: ArtifactSource): RenderedArtifact {
   const { type, content } = artifact

@@ -9,5 +9,5 @@ export { type ArtifactSource, type RenderedArtifact, renderArtifact } from './ar
 export { CSV_ROW_LIMIT } from './csv.ts'
 export { HIGHLIGHT_BUDGET, MARKDOWN_HIGHLIGHT_BUDGET } from './highlight.ts'
 export { escapeHtml, html, SafeHtml } from './html.ts'
-export type { Heading } from './markdown.ts'
+export { diagramMarkers, type Heading, mermaidDiagrams } from './markdown.ts'
 export { scopeIds } from './scope-ids.ts'

@@ -17,6 +17,8 @@ export interface RenderedMarkdown {
   readonly fragments: Fragment[]
   readonly headings: Heading[]
   readonly description: string | undefined
+  /** How many ```` ```mermaid ```` fences the document has: each is marked in the markup (`diagramMarker`). */
+  readonly diagrams: number
 }
 
 /**
@@ -91,7 +93,25 @@ interface RenderEnv {
   readonly highlight: HighlightBudget
   /** Filled by the heading-anchor rule, in document order. */
   readonly headings: Heading[]
+  /** Mermaid fences seen so far. */
+  diagrams: number
 }
+
+/** A fence's language: the info string's first word, as markdown-it reads it. */
+function fenceLanguage(md: MarkdownIt, token: Token): string {
+  return md.utils.unescapeAll(token.info).trim().split(/\s+/, 1)[0] ?? ''
+}
+
+/**
+ * Around the highlighted source of the document's Nth Mermaid fence, so that a page can draw the
+ * diagram there (from the content origin) and keep the source beside it. Nothing a document writes
+ * can make these comments: its own HTML goes through the sanitiser, which drops every comment, and
+ * its text is escaped.
+ */
+export const diagramMarker = { open: (index: number) => `<!--quire:diagram:${index}-->`, close: '<!--/quire:diagram-->' }
+
+/** The marked diagrams of rendered markup: index, and the highlighted source between the markers. */
+export const diagramMarkers = /<!--quire:diagram:(\d+)-->([\s\S]*?)<!--\/quire:diagram-->/g
 
 /**
  * Fences through `codeBlock`, charged to the document's highlighting budget (markdown-it's own
@@ -102,8 +122,10 @@ function highlightFences(md: MarkdownIt): void {
   md.renderer.rules.fence = (tokens, idx, _options, env: RenderEnv) => {
     const token = tokens[idx]
     if (!token) return ''
-    const language = md.utils.unescapeAll(token.info).trim().split(/\s+/, 1)[0] ?? ''
-    return codeBlock(token.content, language, env.highlight)
+    const language = fenceLanguage(md, token)
+    const code = codeBlock(token.content, language, env.highlight)
+    if (language !== 'mermaid') return code
+    return `${diagramMarker.open(env.diagrams++)}${code}${diagramMarker.close}`
   }
 }
 
@@ -240,7 +262,20 @@ function fragmentsOf(tokens: Token[], env: RenderEnv): Fragment[] {
  * numbering per document, so the same source always gives the same markup.
  */
 export function renderMarkdown(source: string): RenderedMarkdown {
-  const env: RenderEnv = { highlight: highlightBudget(MARKDOWN_HIGHLIGHT_BUDGET), headings: [] }
+  const env: RenderEnv = { highlight: highlightBudget(MARKDOWN_HIGHLIGHT_BUDGET), headings: [], diagrams: 0 }
   const tokens = markdown.parse(source, env)
-  return { fragments: fragmentsOf(tokens, env), headings: env.headings, description: firstParagraph(tokens) }
+  const fragments = fragmentsOf(tokens, env)
+  return { fragments, headings: env.headings, description: firstParagraph(tokens), diagrams: env.diagrams }
+}
+
+/**
+ * The sources of a Markdown document's ```` ```mermaid ```` fences, in the order the render
+ * numbers them (`diagramMarker`): what the content origin draws for diagram N.
+ */
+export function mermaidDiagrams(source: string): string[] {
+  const env: RenderEnv = { highlight: highlightBudget(0), headings: [], diagrams: 0 }
+  return markdown
+    .parse(source, env)
+    .filter((token) => token.type === 'fence' && fenceLanguage(markdown, token) === 'mermaid')
+    .map((token) => token.content)
 }

@@ -29,6 +29,16 @@ export const Env = Type.Object({
   API_URL: Type.Optional(Type.String()),
   /** Public address of the web app (artifact URLs are built from it). */
   WEB_URL: Type.String({ default: 'http://localhost:3001' }),
+  /**
+   * The content origin, where HTML, SVG and Mermaid artifacts are rendered, in a sandboxed frame or
+   * as an image (an origin: scheme, host, port). In production a separate registrable domain
+   * (`https://quire-usercontent.example`); unset in production, or `off`: those types are shown as
+   * source. Locally the web process serves it on CONTENT_PORT, by default at
+   * `http://127.0.0.1:3002` (another site than `http://localhost:3001`: no cookie of the web app reaches it).
+   */
+  CONTENT_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Signs the content origin's capability URLs (at least 32 characters); unset: one made once and kept in the database. */
+  CONTENT_SIGNING_KEY: Type.Optional(Type.String({ minLength: 32 })),
   /** PostgreSQL connection URL; when unset, the embedded PGlite database in QUIRE_DATA_DIR is used. */
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
@@ -134,8 +144,55 @@ export function agentAuthSettings(env: Env) {
   }
 }
 
+/** The local content origin's default port (the web process listens on it besides WEB_PORT). */
+export const DEFAULT_CONTENT_PORT = 3002
+
+/**
+ * The content origin when none is set, outside production: the other loopback name than the web
+ * app's on `port` (`127.0.0.1` beside `localhost`, and the reverse), so that the two are different
+ * sites and the web app's cookies are never sent to it.
+ */
+export function localContentUrl(webUrl: string, port: number): string {
+  const host = new URL(webUrl).hostname
+  return `http://${host === '127.0.0.1' ? 'localhost' : '127.0.0.1'}:${port}`
+}
+
+/** The content origin these settings name (CONTENT_URL, or the local default outside production); null: none, those types are shown as source. */
+export function contentUrlOf(env: Pick<Env, 'CONTENT_URL' | 'WEB_URL' | 'NODE_ENV'>): string | null {
+  if (env.CONTENT_URL === 'off') return null
+  if (env.CONTENT_URL) return env.CONTENT_URL.replace(/\/+$/, '')
+  return env.NODE_ENV === 'production' ? null : localContentUrl(env.WEB_URL, DEFAULT_CONTENT_PORT)
+}
+
+/**
+ * Why a content origin cannot serve beside this web origin, or null. It must be another origin;
+ * in production an https one on another host that is neither a subdomain nor a parent of the web
+ * app's (a script there could then set cookies for the web app).
+ */
+export function contentUrlConflict(contentUrl: string, webUrl: string, production: boolean): string | null {
+  if (!URL.canParse(contentUrl) || !['http:', 'https:'].includes(new URL(contentUrl).protocol) || new URL(contentUrl).origin !== contentUrl)
+    return `CONTENT_URL ${JSON.stringify(contentUrl)} is not an origin (scheme://host[:port], no path), nor \`off\``
+  if (!URL.canParse(webUrl)) return null
+  const content = new URL(contentUrl)
+  const web = new URL(webUrl)
+  if (content.origin === web.origin)
+    return 'CONTENT_URL must be another origin than WEB_URL: documents rendered there must not reach the web app'
+  if (!production) return null
+  if (content.protocol !== 'https:') return 'CONTENT_URL must be https in production'
+  const a = content.hostname
+  const b = web.hostname
+  if (a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`))
+    return `CONTENT_URL's host ${a} must be another site than WEB_URL's ${b} (a separate registrable domain, e.g. quire-usercontent.example)`
+  return null
+}
+
 /** Settings that are each valid but do not go together. */
 function settingsConflict(env: Env): string | null {
+  const contentUrl = contentUrlOf(env)
+  if (contentUrl !== null) {
+    const conflict = contentUrlConflict(contentUrl, env.WEB_URL, env.NODE_ENV === 'production')
+    if (conflict) return conflict
+  }
   if (env.RATE_LIMIT_STORE === 'postgres' && !env.DATABASE_URL)
     return 'RATE_LIMIT_STORE=postgres needs DATABASE_URL (the embedded database serves one process: use memory)'
   if (env.RATE_LIMIT_STORE === 'redis' && !env.RATE_LIMIT_REDIS_URL) return 'RATE_LIMIT_STORE=redis needs RATE_LIMIT_REDIS_URL'

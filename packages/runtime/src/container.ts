@@ -5,7 +5,8 @@ import { createPolicy } from '@quire/authz'
 import { type Clock, type CoreDeps, createIdGenerator, type OperatorDeps, oauthServerConfig, systemClock } from '@quire/core'
 import { createStores, type DatabaseConfig, type DatabaseHandle, DatabaseInUseError, migrateToLatest, openDatabase } from '@quire/storage'
 import packageJson from '../package.json' with { type: 'json' }
-import { agentAuthSettings, type Env } from './config.ts'
+import { agentAuthSettings, contentUrlOf, type Env } from './config.ts'
+import { previewKey, previewLinks } from './previews.ts'
 import { allowedHostsOf, startWebhookWorker, type WebhookWorker, webhookSecurity } from './webhooks.ts'
 
 /** Everything the app runs on, wired once. */
@@ -66,7 +67,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const database = options.database ?? (await openDatabase(databaseConfig(env)))
   await migrateToLatest(database.db)
   // The pruner is the operator's alone: no use-case deletes audit events.
-  const { auditPruner, ...stores } = createStores(database, {
+  const { auditPruner, serverKeys, ...stores } = createStores(database, {
     changes: {
       pollMs: env.EVENTS_POLL_MS,
       onListenLost: (error) => process.emitWarning(`The change feed lost its LISTEN connection (polling meanwhile): ${error.message}`),
@@ -78,9 +79,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const webUrl = env.WEB_URL
   const allowedHosts = allowedHostsOf(env.WEBHOOK_ALLOWED_HOSTS)
   const security = webhookSecurity({ allowedHosts, signingKey: env.WEBHOOK_SIGNING_KEY, store: stores.webhooks })
+  const contentUrl = contentUrlOf(env)
+  const previews =
+    contentUrl === null ? null : previewLinks({ origin: contentUrl, key: await previewKey(env.CONTENT_SIGNING_KEY, serverKeys) })
   const deps: CoreDeps = {
     ...stores,
     webhookSecurity: security,
+    previews,
     policy: createPolicy({ audience: apiUrl }),
     clock,
     ids,

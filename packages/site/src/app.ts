@@ -116,7 +116,12 @@ export async function buildWebApp(runtime: Runtime, options: WebAppOptions): Pro
   registerOAuthRoutes(app, { runtime, sessions })
   registerAgentRoutes(app, { runtime })
   // Rendered documents, kept per content hash for every page that shows one (64 MiB of markup).
-  const documents = documentPages(64 * 1024 * 1024)
+  const documents = documentPages({
+    maxBytes: 64 * 1024 * 1024,
+    previews: runtime.deps.previews ?? null,
+    webUrl: new URL(options.webUrl).origin,
+    now: () => runtime.deps.clock.now(),
+  })
   registerArtifactRoutes(app, { runtime, webUrl: options.webUrl, documents })
   registerHistoryRoutes(app, { runtime })
   registerAccountRoutes(app, { runtime, apiUrl: options.apiUrl ?? null })

@@ -22,6 +22,7 @@ import { invitationStore } from './stores/invitations.ts'
 import { oauthStore } from './stores/oauth.ts'
 import { projectStore } from './stores/projects.ts'
 import { searchStore } from './stores/search.ts'
+import { type ServerKeyStore, serverKeyStore } from './stores/server-keys.ts'
 import { shareLinkStore } from './stores/share-links.ts'
 import { signInStore } from './stores/sign-in.ts'
 import { webhookStore } from './stores/webhooks.ts'
@@ -34,6 +35,7 @@ export { postgresRateLimitStore, type RateLimitCount, type RateLimitStore, type 
 export type { Database } from './schema.ts'
 export { indexUnindexedVersions } from './search-index.ts'
 export { CHANGES_CHANNEL, type ChangeFeedOptions, sequenceChanges } from './stores/change-events.ts'
+export type { ServerKeyStore } from './stores/server-keys.ts'
 
 /** Every store core's use-cases need (core's `CoreStores`), and the operator's audit pruner, over one database. */
 export interface Stores extends CoreStores {
@@ -41,6 +43,8 @@ export interface Stores extends CoreStores {
   readonly auditPruner: AuditPruner
   /** The change stream, with this process's feed to stop (before the database closes). */
   readonly changes: CoreStores['changes'] & { close(): Promise<void> }
+  /** Keys the server makes once and keeps (the content origin's signing key when none is set): the runtime's, no use-case's. */
+  readonly serverKeys: ServerKeyStore
 }
 
 /** Memory for what never changes (versions, content by SHA-256), per process. */
@@ -94,6 +98,7 @@ export function createStores(
     changes: changeStore(database, options.changes),
     webhooks: webhookStore(db),
     auditPruner: auditPruner(db, database.kind ?? 'postgres'),
+    serverKeys: serverKeyStore(db),
     health: {
       async ping() {
         await sql`SELECT 1`.execute(db)

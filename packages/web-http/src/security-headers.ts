@@ -8,13 +8,25 @@ import { carriesSecret } from './secret-urls.ts'
  * registered redirect URI, and Chromium applies form-action to the redirect too). `remoteImages`:
  * an artifact's page, whose document may show https images.
  */
-export function contentSecurityPolicy(options: { formAction?: boolean; remoteImages?: boolean } = {}): string {
+export function contentSecurityPolicy(
+  options: {
+    formAction?: boolean
+    remoteImages?: boolean
+    /**
+     * A page that shows documents drawn on the content origin: it frames that origin and shows its
+     * images, and runs one script of ours (its full URL), which fits those frames to their documents.
+     */
+    content?: { readonly origin: string; readonly script: string }
+  } = {},
+): string {
+  const { content } = options
   return [
     "default-src 'self'",
-    "script-src 'none'",
+    content ? `script-src ${content.script}` : "script-src 'none'",
     "style-src 'self'",
     // A document may show images it links (as GitHub renders them); the referrer policy keeps its URL to us.
-    options.remoteImages ? "img-src 'self' data: https:" : "img-src 'self' data:",
+    `${options.remoteImages ? "img-src 'self' data: https:" : "img-src 'self' data:"}${content ? ` ${content.origin}` : ''}`,
+    ...(content ? [`frame-src ${content.origin}`] : []),
     ...(options.formAction !== false ? ["form-action 'self'"] : []),
     "frame-ancestors 'none'",
     "base-uri 'none'",

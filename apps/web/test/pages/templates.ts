@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Browser, BrowserContext, BrowserContextOptions, Page, Response } from 'playwright-core'
-import { signInWithBrowser, type TestWeb } from '../helper.ts'
+import { browserTimeout, signInWithBrowser, type TestWeb } from '../helper.ts'
 import type { Demo } from './demo.ts'
 
 /** Who opens a page: nobody signed in, or the demo's owner through the development sign-in. */
@@ -98,6 +98,29 @@ async function afterPreview(page: Page, url: string): Promise<Response | null> {
   return response
 }
 
+/**
+ * Opens a page that shows documents drawn on the content origin, and waits until they are: every
+ * frame loaded (a diagram's SVG drawn, or its error shown), fitted to its document by the page's
+ * script, and every image loaded.
+ */
+async function withDrawnDocuments(page: Page, url: string): Promise<Response | null> {
+  const response = await page.goto(url)
+  const budget = { timeout: browserTimeout() }
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue
+    await frame.waitForLoadState('load', budget)
+    if (await frame.$('#diagram-source')) await frame.waitForSelector('#diagram svg, .diagram-error', budget)
+  }
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll<HTMLIFrameElement>('iframe.rendered-frame')].every((frame) => frame.style.height !== '') &&
+      [...document.querySelectorAll<HTMLImageElement>('img.rendered-image')].every((image) => image.complete && image.naturalWidth > 0),
+    undefined,
+    budget,
+  )
+  return response
+}
+
 const templates: readonly PageTemplate[] = [
   { name: 'home-signed-out', as: 'anonymous', path: () => '/', status: 200 },
   { name: 'home-signed-in', as: 'owner', path: () => '/', status: 200 },
@@ -108,9 +131,11 @@ const templates: readonly PageTemplate[] = [
   { name: 'artifact-yaml', as: 'anonymous', path: (d) => d.byType.yaml, status: 200 },
   { name: 'artifact-text', as: 'anonymous', path: (d) => d.byType.txt, status: 200 },
   { name: 'artifact-csv', as: 'anonymous', path: (d) => d.byType.csv, status: 200 },
-  { name: 'artifact-html', as: 'anonymous', path: (d) => d.byType.html, status: 200 },
-  { name: 'artifact-svg', as: 'anonymous', path: (d) => d.byType.svg, status: 200 },
-  { name: 'artifact-mermaid', as: 'anonymous', path: (d) => d.byType.mermaid, status: 200 },
+  { name: 'artifact-html', as: 'anonymous', path: (d) => d.byType.html, status: 200, open: withDrawnDocuments },
+  { name: 'artifact-html-source', as: 'anonymous', path: (d) => `${d.byType.html}?view=source`, status: 200 },
+  { name: 'artifact-svg', as: 'anonymous', path: (d) => d.byType.svg, status: 200, open: withDrawnDocuments },
+  { name: 'artifact-mermaid', as: 'anonymous', path: (d) => d.byType.mermaid, status: 200, open: withDrawnDocuments },
+  { name: 'artifact-markdown-diagram', as: 'anonymous', path: (d) => d.diagramDocument, status: 200, open: withDrawnDocuments },
   { name: 'history', as: 'owner', path: (d) => `${d.document}/history`, status: 200 },
   { name: 'diff', as: 'owner', path: (d) => `${d.document}/diff`, status: 200 },
   { name: 'artifact-edit', as: 'owner', path: (d) => `${d.document}/edit`, status: 200 },

@@ -38,6 +38,7 @@ export {
   ArtifactDryRun,
   ArtifactParams,
   ArtifactPathParams,
+  ArtifactRead,
   ArtifactSlugAvailability,
   type ArtifactType,
   ArtifactTypeSchema,

@@ -1,4 +1,4 @@
-import type { Artifact, ArtifactSlugAvailability, DeletedArtifact, SlugPreview } from '../contract/schemas/artifact.ts'
+import type { Artifact, ArtifactRead, ArtifactSlugAvailability, DeletedArtifact, SlugPreview } from '../contract/schemas/artifact.ts'
 import type { PageOf, PageQuery } from '../contract/schemas/common.ts'
 import { actorOf, viaOf } from '../domain/audit.ts'
 import { unseen } from '../domain/hidden.ts'
@@ -11,13 +11,15 @@ import { admitArtifact, admitNamespace } from './artifact-gate.ts'
 import type { CoreDeps } from './deps.ts'
 import { pageOfIds } from './paging.ts'
 import { artifactUrl, presentArtifact } from './present.ts'
+import { previewFields } from './previews.ts'
 
 /** Reads artifact metadata, by id or by path. */
-export async function getArtifact(deps: CoreDeps, caller: Caller, target: ArtifactTarget): Promise<Result<Artifact>> {
+export async function getArtifact(deps: CoreDeps, caller: Caller, target: ArtifactTarget): Promise<Result<ArtifactRead>> {
   const ctx = await deps.artifacts.loadForCaller({ credential: caller.credential, target })
   const admitted = admitArtifact(deps, caller, ctx, 'artifact.read')
   if (!admitted.ok) return admitted
-  return ok(presentArtifact(admitted.value.artifact, deps.config.webUrl))
+  const { artifact } = admitted.value
+  return ok({ ...presentArtifact(artifact, deps.config.webUrl), ...(await previewFields(deps, artifact, artifact.latestVersion)) })
 }
 
 /** Artifacts of every workspace the caller belongs to, newest first. */

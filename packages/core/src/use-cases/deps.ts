@@ -1,6 +1,7 @@
 import type { Policy } from '../domain/policy.ts'
 import type { Limits } from '../domain/rules.ts'
 import type { CoreStores } from '../ports/core-stores.ts'
+import type { PreviewLinks } from '../ports/previews.ts'
 import type { Clock, IdGenerator, Sha256 } from '../ports/runtime.ts'
 import type { WebhookSecurity } from '../ports/webhooks.ts'
 import type { AgentLayerConfig } from './hand-off.ts'
@@ -27,4 +28,6 @@ export interface CoreDeps extends CoreStores {
   readonly config: CoreConfig
   /** What a webhook may target, and each webhook's signing secret (the runtime's, with its server key). */
   readonly webhookSecurity: WebhookSecurity
+  /** Capabilities for the content origin, where HTML, SVG and Mermaid are rendered; absent or null: none is configured (they are shown as source). */
+  readonly previews?: PreviewLinks | null
 }

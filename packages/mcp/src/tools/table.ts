@@ -168,7 +168,7 @@ export const tools = [
     name: 'get_artifact',
     title: 'Read artifact metadata',
     description:
-      "Reads an artifact's metadata: owner, project, slug, type, title, description, access switches, `latestVersion` (pass it as `expectedLatestVersion` to update_artifact) and URL. Not the content: use get_artifact_content.",
+      "Reads an artifact's metadata: owner, project, slug, type, title, description, access switches, `latestVersion` (pass it as `expectedLatestVersion` to update_artifact) and URL. For an HTML, SVG or Mermaid artifact, `previewUrl` is its latest version drawn as its author meant it, a link minted for you that works for anyone until `previewExpiresAt` (at most ten minutes): give it to your person to look at a report or a diagram you published; `url` is the page to send for longer. Not the content: use get_artifact_content.",
     operation: 'getArtifact',
     fields: { artifactId: 'params.artifactId' },
   }),

@@ -12,7 +12,7 @@ import type { PathRequest } from './artifact-request.ts'
 import type { DocumentPages } from './document-pages.ts'
 import { pageCaching } from './page-caching.ts'
 import { sendRawContent } from './raw-content.ts'
-import { refuseVersion, versionOf } from './version-query.ts'
+import { documentViewOf, refuseVersion, refuseView, versionOf } from './version-query.ts'
 
 /**
  * The artifact named by the path and the version asked for, as the signed-in person (or anonymous)
@@ -47,6 +47,8 @@ export function registerArtifactRoutes(
   const { runtime, webUrl, documents } = options
 
   app.get<{ Params: PathRequest['params'] }>(webRoutes.artifact.pattern, async (request, reply) => {
+    const tab = documentViewOf(request.query)
+    if (tab === null) return refuseView(request, reply)
     const loaded = await load(runtime, request, reply)
     if (loaded === null) return reply
     const { artifact, read } = loaded
@@ -66,7 +68,7 @@ export function registerArtifactRoutes(
           .slice(0, 27)}"`
     const personal = visitor !== null || ownerActions !== null
     const caching = { etag, pinned: read.pinned, publicView: read.publicView, personal }
-    return documents(reply, read, { artifact, webUrl, visitor, ownerActions, notice }, caching)
+    return documents(reply, read, { artifact, webUrl, visitor, ownerActions, notice, tab }, caching)
   })
 
   app.get<{ Params: PathRequest['params'] }>(webRoutes.artifactRaw.pattern, async (request, reply) => {

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { operate, readContent } from '../operate.ts'
 import type { DocumentPages } from './document-pages.ts'
 import { sendRawContent } from './raw-content.ts'
-import { refuseVersion, versionOf } from './version-query.ts'
+import { documentViewOf, refuseVersion, refuseView, versionOf } from './version-query.ts'
 
 /** How many rows a listing page shows. */
 const PAGE_SIZE = 50
@@ -123,10 +123,12 @@ export function registerBrowseRoutes(
 
   app.get<{ Params: { token: string } }>(webRoutes.sharedArtifact.pattern, async (request, reply) => {
     secretUrlHeaders(reply)
+    const tab = documentViewOf(request.query)
+    if (tab === null) return refuseView(request, reply)
     const loaded = await loadShared(runtime, refusedSecrets, request, reply)
     if (loaded === null) return reply
     const { artifact, read, role, token } = loaded
-    return documents(reply, read, { artifact, webUrl, visitor: visitorOf(request), shareLink: { token, role } }, null)
+    return documents(reply, read, { artifact, webUrl, visitor: visitorOf(request), shareLink: { token, role }, tab }, null)
   })
 
   app.get<{ Params: { token: string } }>(webRoutes.sharedRaw.pattern, async (request, reply) => {

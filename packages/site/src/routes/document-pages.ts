@@ -1,7 +1,8 @@
-import type { ContentRead } from '@quire/core'
+import { type ContentRead, type PreviewLinks, rendersOnContentOrigin } from '@quire/core'
 import type { Artifact } from '@quire/core/contract'
-import { type ArtifactView, artifactPage } from '@quire/pages'
-import { renderArtifact } from '@quire/render'
+import { type ArtifactView, artifactPage, type DocumentView, diagramFigure, renderedBody, webRoutes } from '@quire/pages'
+import { diagramMarkers, renderArtifact, SafeHtml } from '@quire/render'
+import { PREVIEW_WINDOW_SECONDS } from '@quire/runtime'
 import { contentSecurityPolicy } from '@quire/web-http'
 import type { FastifyReply } from 'fastify'
 import { LRUCache } from 'lru-cache'
@@ -12,6 +13,8 @@ import { type EncodedPage, encodedEtag, encodedSize, encodePage, preferredEncodi
 interface Rendered {
   readonly body: ArtifactView['body']
   readonly summary: string
+  /** A Markdown document's Mermaid fences (0: none). */
+  readonly diagrams: number
 }
 
 /**
@@ -21,11 +24,19 @@ interface Rendered {
  */
 export function renderDocument(type: Artifact['type'], content: string): Rendered {
   const output = renderArtifact({ type, content })
-  return { body: output.html, summary: output.description ?? '' }
+  return { body: output.html, summary: output.description ?? '', diagrams: output.diagrams ?? 0 }
 }
 
 /** The policy of a page that shows a document: it may show the https images the document links. */
 export const documentPolicy = contentSecurityPolicy({ remoteImages: true })
+
+/** What a page shows of a version: its body as drawn or as source, and what the page around it needs to know. */
+interface Shown {
+  readonly body: SafeHtml
+  readonly display: ArtifactView['display']
+  /** It holds frames of rendered documents: the page loads the script that fits them. */
+  readonly framed: boolean
+}
 
 /**
  * The document page of a version read, given what the page around it says, cached by `caching`
@@ -35,18 +46,61 @@ export const documentPolicy = contentSecurityPolicy({ remoteImages: true })
 export type DocumentPages = (
   reply: FastifyReply,
   read: ContentRead,
-  view: Omit<ArtifactView, 'body' | 'summary' | 'versionNumber' | 'pinned' | 'size' | 'createdAt'>,
+  view: Omit<ArtifactView, 'body' | 'summary' | 'versionNumber' | 'pinned' | 'size' | 'createdAt' | 'display' | 'framed'> & {
+    /** The tab asked for (`?view=source`): an HTML, SVG or Mermaid version drawn, or its source. */
+    readonly tab: DocumentView
+  },
   caching: PageCaching | null,
 ) => FastifyReply | Promise<FastifyReply>
+
+export interface DocumentPagesOptions {
+  /** Markup kept in memory at most, rendered documents and whole pages together. */
+  readonly maxBytes: number
+  /** The content origin's capabilities; null: none is configured, HTML, SVG and Mermaid are shown as source. */
+  readonly previews: PreviewLinks | null
+  /** The web app's origin: the frame-fitting script's address in the policy. */
+  readonly webUrl: string
+  readonly now: () => Date
+}
 
 /**
  * Sends artifact pages, rendering each version once per process: rendered documents are kept by
  * content hash and type, bounded by their size (`maxBytes` of markup at most). The page allows
- * the https images a document links.
+ * the https images a document links. An HTML, SVG or Mermaid version (and a Markdown document's
+ * diagrams) is drawn from the content origin through capabilities minted for this reader, which
+ * live for a window of minutes: such a page names its window in its ETag and cache key.
  */
-export function documentPages(maxBytes: number): DocumentPages {
+export function documentPages(options: DocumentPagesOptions): DocumentPages {
+  const { maxBytes, previews, now } = options
   const cache = new LRUCache<string, Rendered>({ maxSize: maxBytes, sizeCalculation: (r) => Math.max(1, r.body.text.length * 2) })
-  const policy = documentPolicy
+  const plainPolicy = documentPolicy
+  const framedPolicy = previews
+    ? contentSecurityPolicy({
+        remoteImages: true,
+        content: { origin: previews.origin, script: `${options.webUrl}${webRoutes.framesScript.path()}` },
+      })
+    : documentPolicy
+  /** Whether a page of this version holds capabilities (so it changes with the window). */
+  const drawn = (type: Artifact['type'], tab: DocumentView, entry: Rendered) =>
+    previews !== null && ((rendersOnContentOrigin(type) && tab === 'rendered') || entry.diagrams > 0)
+  const shown = async (artifact: Artifact, read: ContentRead, entry: Rendered, tab: DocumentView, at: Date): Promise<Shown> => {
+    const { type } = artifact
+    const plain: Shown = { body: entry.body, display: null, framed: false }
+    if (previews === null) return plain
+    const target = { artifactId: artifact.id, versionNumber: read.versionNumber }
+    if (type === 'html' || type === 'svg' || type === 'mermaid') {
+      if (tab === 'source') return { ...plain, display: { view: 'source' } }
+      const link = await previews.mint(target, at)
+      return { body: renderedBody(type, link.url, artifact.title), display: { view: 'rendered' }, framed: type !== 'svg' }
+    }
+    if (entry.diagrams === 0) return plain
+    const links = await Promise.all(Array.from({ length: entry.diagrams }, (_, diagram) => previews.mint({ ...target, diagram }, at)))
+    const body = entry.body.text.replace(diagramMarkers, (whole, index: string, source: string) => {
+      const link = links[Number(index)]
+      return link ? diagramFigure(link.url, Number(index), new SafeHtml(source)).text : whole
+    })
+    return { body: new SafeHtml(body), display: null, framed: true }
+  }
   const rendered = (type: Artifact['type'], sha256: string, content: string): Rendered => {
     const key = `${type}:${sha256}`
     const hit = cache.get(key)
@@ -62,22 +116,26 @@ export function documentPages(maxBytes: number): DocumentPages {
   const pages = new LRUCache<string, EncodedPage>({ maxSize: maxBytes / 4, sizeCalculation: (page) => Math.max(1, encodedSize(page)) })
   // Pages being compressed: requests that arrive meanwhile wait for the same one.
   const pending = new Map<string, Promise<EncodedPage>>()
-  const build = (read: ContentRead, view: Parameters<DocumentPages>[2]): string => {
-    const { body, summary } = rendered(view.artifact.type, read.sha256, read.content.content)
+  const build = async (read: ContentRead, view: Parameters<DocumentPages>[2], entry: Rendered, at: Date): Promise<string> => {
+    const { tab, ...rest } = view
+    const { body, display, framed } = await shown(view.artifact, read, entry, tab, at)
     return artifactPage({
-      ...view,
+      ...rest,
       versionNumber: read.versionNumber,
       pinned: read.pinned,
       size: read.content.size,
       createdAt: read.content.createdAt,
       body,
-      summary,
+      display,
+      framed,
+      summary: entry.summary,
     })
   }
-  const keep = (key: string, read: ContentRead, view: Parameters<DocumentPages>[2]): Promise<EncodedPage> => {
+  const keep = (key: string, read: ContentRead, view: Parameters<DocumentPages>[2], entry: Rendered, at: Date): Promise<EncodedPage> => {
     let page = pending.get(key)
     if (page === undefined) {
-      page = encodePage(Buffer.from(build(read, view)))
+      page = build(read, view, entry, at)
+        .then((markup) => encodePage(Buffer.from(markup)))
         .then((encoded) => {
           pages.set(key, encoded)
           return encoded
@@ -87,11 +145,20 @@ export function documentPages(maxBytes: number): DocumentPages {
     }
     return page
   }
-  return async (reply, read, view, caching) => {
-    const { artifact } = view
+  return async (reply, read, view, asked) => {
+    const { artifact, tab } = view
+    const entry = rendered(artifact.type, read.sha256, read.content.content)
+    const at = now()
+    // A page holding capabilities is another page in every window: its ETag says which.
+    const windowed = drawn(artifact.type, tab, entry)
+    const window = windowed ? `.${Math.floor(at.getTime() / 1000 / PREVIEW_WINDOW_SECONDS)}` : ''
+    const caching = asked && { ...asked, etag: asked.etag.replace(/"$/, `${tab === 'source' ? '.source' : ''}${window}"`) }
+    // Said before any 304 too: a browser takes a 304's headers into the page it kept, so the
+    // page's own policy (its frames, its script) must come with the 304 as with the page.
+    reply.header('content-security-policy', windowed ? framedPolicy : plainPolicy)
     if (caching === null || view.visitor !== null || view.shareLink || view.ownerActions || view.notice) {
       if (caching !== null && pageCaching(reply, caching)) return reply.code(304).send()
-      return reply.type('text/html; charset=utf-8').header('content-security-policy', policy).send(build(read, view))
+      return reply.type('text/html; charset=utf-8').send(await build(read, view, entry, at))
     }
     // One page, three representations: each its own ETag, and caches told the answer depends on
     // Accept-Encoding.
@@ -99,9 +166,9 @@ export function documentPages(maxBytes: number): DocumentPages {
     if (pageCaching(reply, { ...caching, etag: encodedEtag(caching.etag, encoding), variesByEncoding: true })) return reply.code(304).send()
     // The artifact's updatedAt moves with every change of what the page shows of it (a new
     // version, new access settings).
-    const key = `${artifact.id}\n${artifact.updatedAt}\n${read.versionNumber}\n${read.pinned}\n${read.sha256}`
-    const page = pages.get(key) ?? (await keep(key, read, view))
-    reply.type('text/html; charset=utf-8').header('content-security-policy', policy)
+    const key = `${artifact.id}\n${artifact.updatedAt}\n${read.versionNumber}\n${read.pinned}\n${read.sha256}\n${tab}${window}`
+    const page = pages.get(key) ?? (await keep(key, read, view, entry, at))
+    reply.type('text/html; charset=utf-8')
     if (encoding === null) return reply.send(page.identity)
     return reply.header('content-encoding', encoding).send(page[encoding])
   }

@@ -1,4 +1,4 @@
-import { type HomeOverview, signedInHome, signedOutHome, stylesheet, webRoutes } from '@quire/pages'
+import { framesScript, type HomeOverview, signedInHome, signedOutHome, stylesheet, webRoutes } from '@quire/pages'
 import type { Runtime } from '@quire/runtime'
 import { sendProblem } from '@quire/web-http'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -44,6 +44,9 @@ export function registerHomeRoutes(app: FastifyInstance, options: { runtime: Run
 
   app.get(webRoutes.stylesheet.pattern, { config: { session: false } }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').send(stylesheet),
+  )
+  app.get(webRoutes.framesScript.pattern, { config: { session: false } }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').send(framesScript),
   )
 
   // As the API's: 200 when the database answers, else a 503 problem.

@@ -1,3 +1,4 @@
+import type { DocumentView } from '@quire/pages'
 import { sendFailure } from '@quire/web-http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 
@@ -18,5 +19,21 @@ export function refuseVersion(request: FastifyRequest, reply: FastifyReply): Fas
     code: 'validation_failed',
     title: 'No such version',
     message: '`version` must be a version number (1, 2, …).',
+  })
+}
+
+/** `?view=source`: the source tab of an HTML, SVG or Mermaid version; absent: the rendered one; anything else refused (null). */
+export function documentViewOf(query: unknown): DocumentView | null {
+  const raw = (query as { view?: unknown } | undefined)?.view
+  if (raw === undefined) return 'rendered'
+  return raw === 'source' ? 'source' : null
+}
+
+/** Refuses a `?view=` that is not a view, with a 400 page. */
+export function refuseView(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendFailure(request, reply, {
+    code: 'validation_failed',
+    title: 'No such view',
+    message: '`view` is `source` (the highlighted source), or left out (the document as rendered).',
   })
 }

@@ -18,6 +18,7 @@ import type { Database } from '../schema.ts'
 import { artifactColumns } from './fragments.ts'
 import { credentialIsLive } from './guard.ts'
 import { pastCursor } from './paging.ts'
+import { serverKeyStore } from './server-keys.ts'
 import { withClauses } from './writes.ts'
 
 /** Webhooks, their deliveries and the signing key (migration 0012). */
@@ -75,6 +76,7 @@ function insertDeliveries(webhookId: string, deliveries: readonly NewDelivery[])
 }
 
 export function webhookStore(db: Kysely<Database>): WebhookStore {
+  const serverKeys = serverKeyStore(db)
   return {
     async create({ webhook: w, ping, guard, audit }) {
       const made = sql`INSERT INTO webhooks (id, user_id, artifact_id, project_id, url, kinds, description, rotation, status, cursor, created_at)
@@ -219,11 +221,6 @@ export function webhookStore(db: Kysely<Database>): WebhookStore {
         WHERE id = ${deliveryId}::text`.execute(db)
     },
 
-    async signingKey(make) {
-      await sql`INSERT INTO server_keys (name, secret, created_at) VALUES ('webhook_signing', ${make()}::text, now())
-        ON CONFLICT (name) DO NOTHING`.execute(db)
-      const { rows } = await sql<{ secret: string }>`SELECT secret FROM server_keys WHERE name = 'webhook_signing'`.execute(db)
-      return rows[0]?.secret ?? ''
-    },
+    signingKey: (make) => serverKeys.keyFor('webhook_signing', make),
   }
 }

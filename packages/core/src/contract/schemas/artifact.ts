@@ -84,6 +84,17 @@ export const Artifact = Type.Object({
 })
 export type Artifact = Static<typeof Artifact>
 
+/** An artifact read (`GET /api/artifacts/:id`, resolving a path): the artifact, and where its latest version opens rendered. */
+export const ArtifactRead = Type.Object({
+  ...Artifact.properties,
+  previewUrl: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The latest version rendered on the content origin (HTML, SVG, Mermaid), minted for the caller: a link that opens the document as its author meant, for anyone who has it, until `previewExpiresAt` (at most ten minutes). Null for the types the page at `url` shows as they are (Markdown, text, CSV, JSON, YAML), or when the server renders none (no CONTENT_URL).',
+  }),
+  previewExpiresAt: Type.Union([{ ...Timestamp }, Type.Null()], { description: 'When `previewUrl` stops working; null with it.' }),
+})
+export type ArtifactRead = Static<typeof ArtifactRead>
+
 /** What `POST /api/artifacts?dryRun=true` answers: the artifact and first version the create would make. */
 export const ArtifactDryRun = Type.Object({
   dryRun: Type.Literal(true, { description: 'Nothing was written.' }),

@@ -96,6 +96,13 @@ describe('every tool, through the SDK client', () => {
     const found = await checked('search_artifacts', { query: 'first line', project: `${owner.username}/notes` })
     expect(found).toMatchObject({ items: [{ artifact: { id: artifactId }, version: 1 }], nextCursor: null })
     expect(await checked('get_artifact', { artifactId })).toMatchObject({ id: artifactId, latestVersion: 1 })
+    // Markdown is shown by its page; an HTML report opens drawn, at a capability minted for the caller.
+    expect(await checked('get_artifact', { artifactId })).toMatchObject({ previewUrl: null, previewExpiresAt: null })
+    const report = await checked('create_artifact', { ...artifactArgs('report', '<h1>Report</h1>\n'), type: 'html' })
+    const drawn = await checked('get_artifact', { artifactId: report.id })
+    expect(drawn.previewUrl).toMatch(new RegExp(`^${web.runtime.deps.previews?.origin}/d/[\\w-]+\\.[\\w-]+\\.[\\w-]+$`))
+    expect(Date.parse(drawn.previewExpiresAt as string)).toBeGreaterThan(Date.now())
+    await checked('delete_artifact', { artifactId: report.id })
 
     const updated = await checked('update_artifact', {
       artifactId,

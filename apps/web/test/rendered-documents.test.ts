@@ -1041,7 +1041,11 @@ setInterval(() => window.parent.postMessage({ type: 'quire:frame-height', height
             { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[]
           >
           const results = (await page.evaluate(() =>
-            (window as unknown as { axe: { run(context: Document): Promise<unknown> } }).axe.run(document),
+            // axe asks each frame whether it is there and waits 500 ms by default (`pingWaitTime`): on a busy
+            // machine a frame answered later and was skipped, unchecked. It gets as long as any wait here.
+            (window as unknown as { axe: { run(context: Document, options: object): Promise<unknown> } }).axe.run(document, {
+              pingWaitTime: 30_000,
+            }),
           )) as Results
           const found = results.violations.flatMap((v) =>
             v.nodes.map((node) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(node.target)}`),

@@ -420,7 +420,7 @@ const diagramKinds = [
   { kind: 'pie', role: 'pie', source: 'pie title Where the week went\n  "Reviews" : 40\n  "Writing" : 45\n  "Meetings" : 15\n' },
 ] as const
 
-/** The documents the screenshots show (and axe checks): what a team would publish. */
+/** The documents drawn at desktop and phone sizes and checked with axe: what a team would publish. */
 const showcase = {
   html: {
     slug: 'service-report',
